@@ -1,0 +1,57 @@
+package dev.svc.core.tls;
+
+import java.security.GeneralSecurityException;
+import java.security.Key;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.SecureRandom;
+import java.security.Signature;
+import java.security.spec.ECGenParameterSpec;
+
+final class Keys {
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private Keys() {
+  }
+
+  static KeyPair newEcP256() {
+    try {
+      KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+      generator.initialize(new ECGenParameterSpec("secp256r1"), RANDOM);
+      return generator.generateKeyPair();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("This JVM cannot generate EC P-256 keys", e);
+    }
+  }
+
+  static String signatureAlgorithm(Key key) {
+    return switch (key.getAlgorithm()) {
+      case "EC", "ECDSA" -> "SHA256withECDSA";
+      case "RSA" -> "SHA256withRSA";
+      default -> throw new IllegalArgumentException(
+          "Keys of type " + key.getAlgorithm() + " are not supported; use an EC or RSA key.");
+    };
+  }
+
+  /** Signs a random challenge with the private key and checks it with the public one. */
+  static boolean matches(PrivateKey privateKey, PublicKey publicKey) {
+    try {
+      byte[] challenge = new byte[32];
+      RANDOM.nextBytes(challenge);
+      String algorithm = signatureAlgorithm(privateKey);
+      Signature signer = Signature.getInstance(algorithm);
+      signer.initSign(privateKey);
+      signer.update(challenge);
+      byte[] signature = signer.sign();
+      Signature verifier = Signature.getInstance(algorithm);
+      verifier.initVerify(publicKey);
+      verifier.update(challenge);
+      return verifier.verify(signature);
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package dev.svc.server;
+
+import dev.svc.core.home.SvcHome;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything `svc web` is started with: the mission's launch options plus --home, --db-url and
+ * --san. Built once from flags and environment, then passed down.
+ *
+ * @param resultsDir the --results-dir flag (default: the current directory)
+ * @param dbUrl a JDBC URL; null means SQLite at {@code <home>/svc.db}
+ * @param appHome the installation the agent package and build context are built from; may be null
+ * @param environment the process environment (SVC_MODEL_DIR, CATALOG_URL, SVC_AUTH_TOKEN)
+ */
+public record ServerConfig(
+    String host,
+    int port,
+    Path resultsDir,
+    boolean debug,
+    boolean legacy,
+    boolean insecure,
+    Path tlsCert,
+    Path tlsKey,
+    Path tlsCa,
+    String authToken,
+    SvcHome home,
+    String dbUrl,
+    List<String> sans,
+    Path appHome,
+    Map<String, String> environment) {
+
+  public static final int DEFAULT_PORT = 8080;
+  public static final String DEFAULT_HOST = "0.0.0.0";
+
+  public String effectiveDbUrl() {
+    return dbUrl != null ? dbUrl : dev.svc.server.db.SqlDatabase.sqliteUrl(home.database());
+  }
+
+  /** Directories searched for metrics.json: the results directory and the home's results. */
+  public List<Path> resultRoots(Path effectiveResultsDir) {
+    return List.of(effectiveResultsDir, home.results());
+  }
+}

@@ -1,0 +1,104 @@
+package dev.svc.server;
+
+import dev.svc.core.home.SvcHome;
+import dev.svc.core.tls.CertificateAuthority;
+import dev.svc.engines.EngineCatalog;
+import dev.svc.server.db.SqlDatabase;
+import dev.svc.server.http.ApiContext;
+import dev.svc.server.http.ApiRouter;
+import dev.svc.server.http.Guard;
+import dev.svc.server.http.Sessions;
+import dev.svc.server.legacy.LegacyRoutes;
+import dev.svc.server.packaging.Downloads;
+import dev.svc.server.results.ResultsIndexer;
+import dev.svc.server.settings.GlobalSettings;
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.CampaignStore;
+import dev.svc.server.store.CommandStore;
+import dev.svc.server.store.EventLog;
+import dev.svc.server.store.QuickTestStore;
+import dev.svc.server.store.ResultStore;
+import dev.svc.server.store.SettingsStore;
+import dev.svc.server.tls.ServerTls;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Starts the server of `svc web` (or its legacy read-only variant) on a Vert.x instance. */
+public final class SvcServer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SvcServer.class);
+
+  /** A started server. */
+  public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database) {
+    public Future<Void> close() {
+      Future<Void> db = database == null ? Future.succeededFuture() : database.close();
+      return db.transform(ar -> vertx.close());
+    }
+  }
+
+  private SvcServer() {
+  }
+
+  public static Future<Running> start(Vertx vertx, ServerConfig config) {
+    return vertx.executeBlocking(() -> config.insecure() ? null : ServerTls.prepare(config), false)
+        .compose(tls -> config.legacy() ? startLegacy(vertx, config, tls) : startFull(vertx, config, tls));
+  }
+
+  private static HttpServerOptions options(ServerConfig config, ServerTls tls) {
+    HttpServerOptions options = new HttpServerOptions().setHost(config.host()).setPort(config.port())
+        .setCompressionSupported(true);
+    return tls == null ? options : tls.apply(options);
+  }
+
+  private static Future<Running> startLegacy(Vertx vertx, ServerConfig config, ServerTls tls) {
+    List<Path> roots = config.resultRoots(config.resultsDir());
+    Supplier<Router> routes = () -> {
+      Router router = Router.router(vertx);
+      LegacyRoutes.mount(vertx, router, roots);
+      return router;
+    };
+    return listen(vertx, routes, options(config, tls))
+        .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), null));
+  }
+
+  private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls) {
+    return SqlDatabase.open(vertx, config.effectiveDbUrl()).compose(db -> {
+      SettingsStore settingsStore = new SettingsStore(db.pool());
+      return settingsStore.getOrCreate("_session_key", dev.svc.core.Ids.randomHex(32)).compose(sessionKey -> {
+        EngineCatalog engines = EngineCatalog.load(config.home());
+        GlobalSettings settings = new GlobalSettings(settingsStore, config.environment(), config.resultsDir().toString(),
+            config.home().models().toString());
+        Guard guard = new Guard(config.authToken(), new Sessions(HexFormat.of().parseHex(sessionKey), tls != null));
+        CertificateAuthority clientCa = tls == null ? null : tls.clientCa();
+        ApiContext api = new ApiContext(vertx, new AgentStore(db.pool()), new QuickTestStore(db.pool()),
+            new ResultStore(db.pool()), new CampaignStore(db.pool()), new CommandStore(db.pool()), settingsStore,
+            new EventLog(db.pool(), vertx.eventBus()), settings, engines, guard, clientCa, tls != null, db.schemaVersion());
+        ResultsIndexer indexer = new ResultsIndexer(vertx, api.results(), config.home().results());
+        Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
+        Supplier<Router> routes = () -> ApiRouter.create(api, downloads, dir -> indexer.index(Path.of(dir == null
+            ? config.resultsDir().toString() : dir)));
+        return settings.get(GlobalSettings.RESULTS_DIR)
+            .compose(dir -> indexer.index(SvcHome.expand(dir)))
+            .compose(v -> listen(vertx, routes, options(config, tls)))
+            .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db));
+      }).onFailure(err -> db.close());
+    });
+  }
+
+  private static Future<Integer> listen(Vertx vertx, Supplier<Router> routes, HttpServerOptions options) {
+    HttpVerticle verticle = new HttpVerticle(routes, options);
+    return vertx.deployVerticle(verticle).map(id -> verticle.actualPort());
+  }
+
+  static Logger log() {
+    return LOG;
+  }
+}

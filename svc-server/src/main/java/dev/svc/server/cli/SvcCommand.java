@@ -1,0 +1,32 @@
+package dev.svc.server.cli;
+
+import dev.svc.core.SvcVersion;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The `svc` command line. */
+@Command(name = "svc", mixinStandardHelpOptions = true, versionProvider = SvcCommand.Version.class,
+    description = "Runs and records benchmarks of LLM inference engines.",
+    subcommands = {WebCommand.class, CertsCommand.class})
+public final class SvcCommand implements Runnable {
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new SvcCommand()).execute(args));
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  /** Prints the package version. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {SvcVersion.NAME + " " + SvcVersion.version()};
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.svc.server.db;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.jdbcclient.JDBCPool;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's database: SQLite by default (WAL, one writer connection, busy timeout so outside
+ * tools can share the file) or PostgreSQL, both through vertx-jdbc-client. Migrations run on a
+ * worker before the pool is handed out.
+ */
+public final class SqlDatabase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SqlDatabase.class);
+
+  private final Pool pool;
+  private final String url;
+  private final int schemaVersion;
+  private final int appliedChangeSets;
+
+  private SqlDatabase(Pool pool, String url, int schemaVersion, int appliedChangeSets) {
+    this.pool = pool;
+    this.url = url;
+    this.schemaVersion = schemaVersion;
+    this.appliedChangeSets = appliedChangeSets;
+  }
+
+  public static String sqliteUrl(Path file) {
+    return "jdbc:sqlite:" + file.toAbsolutePath();
+  }
+
+  public static Future<SqlDatabase> open(Vertx vertx, String url) {
+    return vertx.executeBlocking(() -> {
+      DataSource dataSource = dataSource(url);
+      int applied;
+      int version;
+      try (Connection connection = dataSource.getConnection()) {
+        applied = Migrations.update(connection);
+        version = Migrations.appliedVersion(connection);
+      }
+      if (version != SchemaVersion.current()) {
+        throw new IllegalStateException("Database " + url + " is at schema v" + version
+            + " but this build expects v" + SchemaVersion.current());
+      }
+      LOG.info("Database schema v{} ({} changesets applied now)", version, applied);
+      boolean sqlite = url.startsWith("jdbc:sqlite:");
+      PoolOptions options = new PoolOptions().setMaxSize(sqlite ? 1 : 8).setName("svc-db-" + url.hashCode());
+      return new SqlDatabase(JDBCPool.pool(vertx, dataSource, options), url, version, applied);
+    }, false);
+  }
+
+  static DataSource dataSource(String url) throws Exception {
+    if (url.startsWith("jdbc:sqlite:")) {
+      String file = url.substring("jdbc:sqlite:".length());
+      if (!file.isEmpty() && !file.startsWith(":memory:") && !file.startsWith("file:")) {
+        Path parent = Path.of(file).toAbsolutePath().getParent();
+        if (parent != null) {
+          Files.createDirectories(parent);
+        }
+      }
+      SQLiteConfig config = new SQLiteConfig();
+      config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+      config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+      config.setBusyTimeout(5000);
+      SQLiteDataSource ds = new SQLiteDataSource(config);
+      ds.setUrl(url);
+      return ds;
+    }
+    if (url.startsWith("jdbc:postgresql:")) {
+      PGSimpleDataSource ds = new PGSimpleDataSource();
+      ds.setUrl(url);
+      return ds;
+    }
+    throw new IllegalArgumentException("Unsupported database URL '" + url
+        + "': use jdbc:sqlite:<file> or jdbc:postgresql://host:port/db?user=…&password=…");
+  }
+
+  public Pool pool() {
+    return pool;
+  }
+
+  public String url() {
+    return url;
+  }
+
+  public int schemaVersion() {
+    return schemaVersion;
+  }
+
+  public int appliedChangeSets() {
+    return appliedChangeSets;
+  }
+
+  public Future<Void> close() {
+    return pool.close();
+  }
+}

@@ -1,0 +1,425 @@
+package dev.svc.server.http;
+
+import dev.svc.core.CpuArch;
+import dev.svc.core.Ids;
+import dev.svc.core.domain.AgentSettings;
+import dev.svc.core.domain.AgentStatus;
+import dev.svc.core.events.EventType;
+import dev.svc.core.tls.IssuedCertificate;
+import io.vertx.core.Future;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Agents: registration, heartbeat, the agent resource, tokens, settings, cleanup, results, certificates. */
+final class AgentRoutes {
+
+  private final ApiContext api;
+  private final Dispatcher dispatcher;
+
+  AgentRoutes(ApiContext api) {
+    this.api = api;
+    this.dispatcher = new Dispatcher(api);
+  }
+
+  void mount(Router router, BodyHandler body, BodyHandler largeBody) {
+    router.post("/api/v1/agents/register").handler(body).handler(Handlers.async(this::register));
+    router.post("/api/v1/agents/certificate").handler(body).handler(Handlers.async(this::certificate));
+    router.post("/api/v1/agents/test").handler(body).handler(Handlers.async(this::createTestAgent));
+    router.get("/api/v1/agents").handler(Handlers.async(this::list));
+    router.get("/api/v1/agents/:id").handler(Handlers.async(this::get));
+    router.patch("/api/v1/agents/:id").handler(body).handler(Handlers.async(this::patch));
+    router.delete("/api/v1/agents/:id").handler(Handlers.async(this::delete));
+    router.post("/api/v1/agents/:id/heartbeat").handler(body).handler(Handlers.async(this::heartbeat));
+    router.post("/api/v1/agents/:id/rotate-token").handler(body).handler(Handlers.async(this::rotateToken));
+    router.get("/api/v1/agents/:id/settings").handler(Handlers.async(this::getSettings));
+    router.put("/api/v1/agents/:id/settings").handler(body).handler(Handlers.async(this::putSettings));
+    router.post("/api/v1/agents/:id/cleanup").handler(body).handler(Handlers.async(this::cleanup));
+    router.post("/api/v1/agents/:id/results").handler(largeBody).handler(Handlers.async(this::submitResult));
+  }
+
+  // --- registration and heartbeat (the agent protocol) ---
+
+  private Future<?> register(RoutingContext ctx) {
+    if (api.mutualTls()) {
+      ClientCertificates.require(ctx, api.ca());
+    }
+    Body body = Body.of(ctx);
+    JsonObject fields = registrationFields(body);
+    String name = fields.getString("name");
+    String bearer = Guard.bearer(ctx);
+    return api.agents().byName(name).compose(existing -> {
+      if (existing.isPresent()) {
+        return reRegister(ctx, existing.get(), fields, bearer);
+      }
+      return firstRegistration(ctx, fields, bearer);
+    });
+  }
+
+  private Future<Void> firstRegistration(RoutingContext ctx, JsonObject fields, String bearer) {
+    if (api.guard().hasGlobalToken()) {
+      if (bearer == null) {
+        throw ApiError.unauthorized("Authentication required: register with the server's token or one it issued");
+      }
+      if (!api.guard().isGlobalToken(bearer)) {
+        throw ApiError.forbidden("Unknown token: on this server an agent registers with a token the server issued");
+      }
+    }
+    String id = Ids.newId();
+    fields.put("id", id).put("status", AgentStatus.ONLINE.wireName()).put("is_test_agent", false);
+    if (bearer != null && !api.guard().isGlobalToken(bearer)) {
+      fields.put("token_hash", Tokens.sha256Hex(bearer)).put("token_prefix", Tokens.prefix(bearer));
+    }
+    return api.agents().insert(fields).compose(v -> registered(ctx, id, fields.getString("name")));
+  }
+
+  private Future<Void> reRegister(RoutingContext ctx, JsonObject agent, JsonObject fields, String bearer) {
+    String hash = agent.getString("token_hash");
+    boolean global = bearer != null && api.guard().isGlobalToken(bearer);
+    if (hash != null || api.guard().hasGlobalToken()) {
+      if (bearer == null) {
+        throw ApiError.unauthorized("Authentication required: this agent name is bound to a token");
+      }
+      if (!global && !Tokens.matchesHash(bearer, hash)) {
+        throw ApiError.forbidden("Token does not match the one bound to agent '" + agent.getString("name") + "'");
+      }
+    }
+    String id = agent.getString("id");
+    fields.put("status", AgentStatus.ONLINE.wireName());
+    Future<Void> bind = hash == null && bearer != null && !global
+        ? api.agents().bindToken(id, Tokens.sha256Hex(bearer), Tokens.prefix(bearer))
+        : Future.succeededFuture();
+    return bind.compose(v -> api.agents().updateRegistration(id, fields))
+        .compose(v -> registered(ctx, id, agent.getString("name")));
+  }
+
+  private Future<Void> registered(RoutingContext ctx, String id, String name) {
+    return api.agents().settings(id).compose(settings -> agentStatusEvent(id, name, AgentStatus.ONLINE.wireName())
+        .map(v -> {
+          Replies.json(ctx, 201, new JsonObject().put("agent_id", id)
+              .put("heartbeat_interval_s", Dispatcher.interval(settings)));
+          return (Void) null;
+        }));
+  }
+
+  private JsonObject registrationFields(Body body) {
+    JsonObject hardware = hardwareDetails(body);
+    String version = body.optString("agent_version", null);
+    if (version == null) {
+      version = body.optString("kitt_version", null);
+    }
+    List<String> capabilities = body.optStringList("capabilities");
+    return new JsonObject()
+        .put("name", limit("name", body.requireString("name"), 255))
+        .put("hostname", limit("hostname", body.requireString("hostname"), 255))
+        .put("port", body.optInt("port", 8090, 0, 65535))
+        .put("gpu_info", limit("gpu_info", body.optString("gpu_info", null), 1024))
+        .put("gpu_count", roundedInt(body, "gpu_count", 0, 4096))
+        .put("cpu_info", limit("cpu_info", body.optString("cpu_info", null), 1024))
+        .put("cpu_arch", CpuArch.normalize(body.optString("cpu_arch", hardware == null ? null : hardware.getString("cpu_arch"))))
+        .put("ram_gb", roundedInt(body, "ram_gb", 0, 1_000_000))
+        .put("environment_type", limit("environment_type", body.optString("environment_type", null), 64))
+        .put("fingerprint", limit("fingerprint", body.optString("fingerprint", null), 2048))
+        .put("agent_version", limit("agent_version", version, 64))
+        .put("hardware_details", hardware == null ? null : hardware.encode())
+        .put("capabilities", capabilities == null ? null : new JsonArray(List.copyOf(capabilities)).encode());
+  }
+
+  private static JsonObject hardwareDetails(Body body) {
+    Object raw = body.json().getValue("hardware_details");
+    if (raw == null) {
+      return null;
+    }
+    if (raw instanceof JsonObject) {
+      return (JsonObject) raw;
+    }
+    if (raw instanceof String) {
+      String text = ((String) raw).trim();
+      if (text.isEmpty()) {
+        return null;
+      }
+      try {
+        return new JsonObject(text);
+      } catch (DecodeException | ClassCastException e) {
+        throw ApiError.badRequest("Field 'hardware_details' must be a JSON object or a string containing one");
+      }
+    }
+    throw ApiError.badRequest("Field 'hardware_details' must be a JSON object or a string containing one");
+  }
+
+  private static Integer roundedInt(Body body, String field, int min, int max) {
+    Double d = body.optNumber(field, null);
+    if (d == null) {
+      return null;
+    }
+    if (d < min || d > max) {
+      throw ApiError.badRequest("Field '" + field + "' must be between " + min + " and " + max);
+    }
+    return (int) Math.round(d);
+  }
+
+  static String limit(String field, String value, int max) {
+    if (value != null && value.length() > max) {
+      throw ApiError.badRequest("Field '" + field + "' must be at most " + max + " characters");
+    }
+    return value;
+  }
+
+  private Future<?> heartbeat(RoutingContext ctx) {
+    if (api.mutualTls()) {
+      ClientCertificates.require(ctx, api.ca());
+    }
+    Body body = Body.orEmpty(ctx);
+    String reported = body.optString("status", AgentStatus.IDLE.wireName());
+    AgentStatus status = AgentStatus.parse(reported).filter(AgentStatus::isReportable)
+        .orElseThrow(() -> ApiError.badRequest("Field 'status' must be idle, running or error"));
+    JsonObject metrics = new JsonObject()
+        .put("status", status.wireName())
+        .put("current_task", limit("current_task", body.optString("current_task", ""), 64))
+        .put("gpu_utilization_pct", body.optNumber("gpu_utilization_pct", null))
+        .put("gpu_memory_used_gb", body.optNumber("gpu_memory_used_gb", null))
+        .put("storage_gb_free", body.optNumber("storage_gb_free", null))
+        .put("uptime_s", body.optNumber("uptime_s", null));
+    String idOrName = ctx.pathParam("id");
+    return api.agents().byIdOrName(idOrName).compose(found -> {
+      JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + idOrName + "' not found; register again"));
+      api.guard().agent(ctx, agent);
+      String id = agent.getString("id");
+      boolean changed = !status.wireName().equals(agent.getString("status"));
+      return api.agents().heartbeat(id, metrics)
+          .compose(v -> changed ? agentStatusEvent(id, agent.getString("name"), status.wireName()) : Future.succeededFuture())
+          .compose(v -> api.agents().settings(id))
+          .compose(settings -> dispatcher.commandsFor(id, Dispatcher.interval(settings)).map(commands -> {
+            Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).put("commands", commands)
+                .put("settings", new JsonObject(new LinkedHashMap<>(settings))));
+            return null;
+          }));
+    });
+  }
+
+  private Future<Void> agentStatusEvent(String id, String name, String status) {
+    return api.events().append(id, EventType.AGENT_STATUS,
+        new JsonObject().put("agent_id", id).put("name", name).put("status", status)).mapEmpty();
+  }
+
+  // --- certificates ---
+
+  private Future<?> certificate(RoutingContext ctx) {
+    Body body = Body.of(ctx);
+    String csr = body.requireString("csr");
+    String name = limit("name", body.requireString("name"), 255);
+    if (api.ca() == null || !api.ca().canIssue()) {
+      throw new ApiError(409, "This server has no CA key to issue agent certificates (TLS is off or the CA is external)");
+    }
+    return api.agents().byName(name).compose(existing -> {
+      JsonObject agent = existing.orElse(null);
+      if (agent == null && api.guard().hasGlobalToken()) {
+        api.guard().global(ctx);
+      } else {
+        api.guard().agent(ctx, agent);
+      }
+      return api.vertx().executeBlocking(() -> issue(csr, name));
+    }).map(issued -> {
+      Replies.json(ctx, 201, new JsonObject().put("certificate", issued.certificatePem())
+          .put("ca", issued.caCertificatePem()).put("fingerprint", issued.fingerprint())
+          .put("not_after", dev.svc.core.Timestamps.format(issued.notAfter())));
+      return null;
+    });
+  }
+
+  private IssuedCertificate issue(String csr, String name) {
+    try {
+      return api.ca().issueFromCsr(csr, name);
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+  }
+
+  // --- the agent resource ---
+
+  private Future<?> list(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return api.agents().all().compose(rows -> {
+      List<Future<JsonObject>> views = rows.stream()
+          .map(row -> api.agents().settings(row.getString("id")).map(s -> Views.agent(row, s))).toList();
+      return Future.all(views).map(all -> {
+        JsonArray out = new JsonArray();
+        views.forEach(f -> out.add(f.result()));
+        Replies.json(ctx, 200, out);
+        return null;
+      });
+    });
+  }
+
+  private Future<JsonObject> requireAgent(String id) {
+    return api.agents().byId(id).map(found -> found.orElseThrow(() -> ApiError.notFound("Agent '" + id + "' not found")));
+  }
+
+  private Future<?> get(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return requireAgent(ctx.pathParam("id")).compose(agent -> api.agents().settings(agent.getString("id"))
+        .map(settings -> {
+          Replies.ok(ctx, Views.agent(agent, settings));
+          return null;
+        }));
+  }
+
+  private Future<?> patch(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Body body = Body.of(ctx);
+    for (String key : body.json().fieldNames()) {
+      if (!List.of("name", "notes", "tags").contains(key)) {
+        throw ApiError.badRequest("Unknown field '" + key + "'; an agent's name, notes and tags can be changed");
+      }
+    }
+    String newName = body.has("name") ? limit("name", body.requireString("name"), 255) : null;
+    String notes = limit("notes", body.optString("notes", null), 10_000);
+    List<String> tags = body.optStringList("tags");
+    String id = ctx.pathParam("id");
+    return requireAgent(id).compose(agent -> {
+      String name = newName == null ? agent.getString("name") : newName;
+      Future<Void> unique = newName == null || newName.equals(agent.getString("name")) ? Future.succeededFuture()
+          : api.agents().byName(newName).map(other -> {
+            if (other.isPresent()) {
+              throw ApiError.conflict("Another agent is already named '" + newName + "'");
+            }
+            return null;
+          });
+      return unique.compose(v -> api.agents().patch(id, name,
+          body.has("notes") ? notes : agent.getString("notes"),
+          tags != null ? new JsonArray(List.copyOf(tags)).encode() : agent.getString("tags")));
+    }).compose(v -> requireAgent(id)).compose(agent -> api.agents().settings(id).map(s -> {
+      Replies.ok(ctx, Views.agent(agent, s));
+      return null;
+    }));
+  }
+
+  private Future<?> delete(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String id = ctx.pathParam("id");
+    return api.agents().delete(id).map(deleted -> {
+      if (!deleted) {
+        throw ApiError.notFound("Agent '" + id + "' not found");
+      }
+      Replies.ok(ctx, new JsonObject().put("deleted", true));
+      return null;
+    });
+  }
+
+  private Future<?> createTestAgent(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Body body = Body.of(ctx);
+    String name = limit("name", body.requireString("name"), 255);
+    String arch = body.optString("cpu_arch", "amd64");
+    CpuArch cpuArch = CpuArch.parse(arch)
+        .orElseThrow(() -> ApiError.badRequest("Field 'cpu_arch' must be amd64 (x86_64) or arm64 (aarch64)"));
+    JsonObject fields = new JsonObject()
+        .put("name", name)
+        .put("hostname", "test-agent-" + name)
+        .put("port", 0)
+        .put("gpu_info", limit("gpu_info", body.optString("gpu_info", "NVIDIA H100 80GB HBM3"), 1024))
+        .put("gpu_count", body.optInt("gpu_count", 1, 0, 64))
+        .put("cpu_info", limit("cpu_info", body.optString("cpu_info", "Simulated CPU"), 1024))
+        .put("cpu_arch", cpuArch.wireName())
+        .put("ram_gb", body.optInt("ram_gb", 64, 1, 65536))
+        .put("environment_type", limit("environment_type", body.optString("environment_type", "native_linux"), 64))
+        .put("agent_version", dev.svc.core.SvcVersion.version())
+        .put("status", AgentStatus.IDLE.wireName())
+        .put("is_test_agent", true);
+    return api.agents().byName(name).compose(existing -> {
+      if (existing.isPresent()) {
+        throw ApiError.conflict("An agent named '" + name + "' already exists");
+      }
+      String id = Ids.newId();
+      fields.put("id", id);
+      return api.agents().insert(fields).compose(v -> requireAgent(id));
+    }).compose(agent -> api.agents().settings(agent.getString("id")).map(s -> {
+      Replies.json(ctx, 201, Views.agent(agent, s));
+      return null;
+    }));
+  }
+
+  private Future<?> rotateToken(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String id = ctx.pathParam("id");
+    return requireAgent(id).compose(agent -> {
+      if (Views.flag(agent.getValue("is_test_agent"))) {
+        throw ApiError.conflict("Test agents have no token");
+      }
+      String token = Ids.newToken();
+      return api.agents().bindToken(id, Tokens.sha256Hex(token), Tokens.prefix(token)).map(v -> {
+        Replies.ok(ctx, new JsonObject().put("agent_id", id).put("token", token).put("token_prefix", Tokens.prefix(token)));
+        return null;
+      });
+    });
+  }
+
+  private Future<?> getSettings(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return requireAgent(ctx.pathParam("id")).compose(agent -> api.agents().settings(agent.getString("id")))
+        .map(settings -> {
+          Replies.ok(ctx, new JsonObject(new LinkedHashMap<>(settings)));
+          return null;
+        });
+  }
+
+  private Future<?> putSettings(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Body body = Body.of(ctx);
+    Map<String, String> values = new LinkedHashMap<>();
+    for (String key : body.json().fieldNames()) {
+      AgentSettings.Validated v = AgentSettings.validate(key, body.json().getValue(key));
+      if (!v.isOk()) {
+        throw ApiError.badRequest(v.error());
+      }
+      values.put(key, v.value());
+    }
+    return requireAgent(ctx.pathParam("id"))
+        .compose(agent -> api.agents().putSettings(agent.getString("id"), values))
+        .map(settings -> {
+          Replies.ok(ctx, new JsonObject(new LinkedHashMap<>(settings)));
+          return null;
+        });
+  }
+
+  private Future<?> cleanup(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Body body = Body.orEmpty(ctx);
+    String modelPath = QuickTestRoutes.checkPath("model_path", body.optString("model_path", ""), false);
+    return requireAgent(ctx.pathParam("id")).compose(agent -> {
+      if (Views.flag(agent.getValue("is_test_agent"))) {
+        throw ApiError.conflict("Test agents have no storage to clean up");
+      }
+      String commandId = Ids.newId();
+      return api.commands().enqueue(commandId, agent.getString("id"), "cleanup_storage", null,
+          new JsonObject().put("model_path", modelPath)).map(v -> {
+            Replies.json(ctx, 202, new JsonObject().put("command_id", commandId).put("queued", true));
+            return null;
+          });
+    });
+  }
+
+  private Future<?> submitResult(RoutingContext ctx) {
+    Body body = Body.of(ctx);
+    String commandId = limit("command_id", body.requireString("command_id"), 64);
+    String testIdField = limit("test_id", body.optString("test_id", null), 64);
+    String status = body.optString("status", null);
+    String error = limit("error", body.optString("error", null), 100_000);
+    JsonObject data = body.optObject("result_data");
+    String agentRef = ctx.pathParam("id");
+    return api.agents().byIdOrName(agentRef).compose(found -> {
+      JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentRef + "' not found"));
+      api.guard().agent(ctx, agent);
+      return new ResultSubmission(api).submit(agent, commandId, testIdField, status, error, data);
+    }).map(reply -> {
+      Replies.json(ctx, 202, reply);
+      return null;
+    });
+  }
+}

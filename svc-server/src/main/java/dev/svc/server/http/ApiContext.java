@@ -1,0 +1,31 @@
+package dev.svc.server.http;
+
+import dev.svc.core.tls.CertificateAuthority;
+import dev.svc.engines.EngineCatalog;
+import dev.svc.server.settings.GlobalSettings;
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.CampaignStore;
+import dev.svc.server.store.CommandStore;
+import dev.svc.server.store.EventLog;
+import dev.svc.server.store.QuickTestStore;
+import dev.svc.server.store.ResultStore;
+import dev.svc.server.store.SettingsStore;
+import io.vertx.core.Vertx;
+
+/** What the API handlers share: the stores, the guard, the event log and the server's facts. */
+public record ApiContext(
+    Vertx vertx,
+    AgentStore agents,
+    QuickTestStore tests,
+    ResultStore results,
+    CampaignStore campaigns,
+    CommandStore commands,
+    SettingsStore settingsStore,
+    EventLog events,
+    GlobalSettings settings,
+    EngineCatalog engines,
+    Guard guard,
+    CertificateAuthority ca,
+    boolean mutualTls,
+    int schemaVersion) {
+}

@@ -1,0 +1,57 @@
+package dev.svc.server.http;
+
+import dev.svc.core.Ids;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Turns every failure under /api/ into {"error": …} with its status; real faults get a correlation id. */
+public final class ApiFailureHandler implements Handler<RoutingContext> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ApiFailureHandler.class);
+
+  @Override
+  public void handle(RoutingContext ctx) {
+    Throwable failure = ctx.failure();
+    if (failure instanceof ApiError) {
+      Replies.error(ctx, ((ApiError) failure).status(), failure.getMessage());
+      return;
+    }
+    int status = ctx.statusCode();
+    if (failure == null || status == 413 || status == 404 || status == 405 || status == 400) {
+      switch (status) {
+        case 400:
+          Replies.error(ctx, 400, "Bad request");
+          return;
+        case 401:
+          Replies.error(ctx, 401, "Authentication required");
+          return;
+        case 403:
+          Replies.error(ctx, 403, "Forbidden");
+          return;
+        case 404:
+          Replies.error(ctx, 404, "Not found");
+          return;
+        case 405:
+          Replies.error(ctx, 405, "Method not allowed");
+          return;
+        case 413:
+          Replies.error(ctx, 413, "Request body too large");
+          return;
+        case 415:
+          Replies.error(ctx, 415, "Unsupported media type");
+          return;
+        default:
+          if (status > 0 && status < 500) {
+            Replies.error(ctx, status, "Request refused");
+            return;
+          }
+      }
+    }
+    String correlationId = Ids.newId();
+    LOG.error("Server fault {} on {} {}", correlationId, ctx.request().method(), ctx.request().path(), failure);
+    Replies.json(ctx, 500, new io.vertx.core.json.JsonObject()
+        .put("error", "Internal server error").put("correlation_id", correlationId));
+  }
+}

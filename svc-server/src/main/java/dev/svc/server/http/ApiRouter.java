@@ -1,0 +1,46 @@
+package dev.svc.server.http;
+
+import dev.svc.server.packaging.Downloads;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.function.Consumer;
+
+/** The REST API under /api/v1: every route, the body limits and the JSON failure handling. */
+public final class ApiRouter {
+
+  public static final long BODY_LIMIT = 1024L * 1024;
+  public static final long RESULT_BODY_LIMIT = 16L * 1024 * 1024;
+
+  private ApiRouter() {
+  }
+
+  public static Router create(ApiContext api, Downloads downloads, Consumer<String> resultsDirChanged) {
+    Router router = Router.router(api.vertx());
+    BodyHandler body = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
+    BodyHandler largeBody = BodyHandler.create(false).setBodyLimit(RESULT_BODY_LIMIT);
+    router.route("/api/*").handler(ctx -> {
+      ctx.response().putHeader("X-Content-Type-Options", "nosniff");
+      ctx.next();
+    });
+    new SystemRoutes(api).mount(router, body);
+    new AgentRoutes(api).mount(router, body, largeBody);
+    new QuickTestRoutes(api).mount(router, body);
+    new CampaignRoutes(api).mount(router, body);
+    new ResultRoutes(api).mount(router, body);
+    new SettingsRoutes(api, resultsDirChanged).mount(router, body);
+    new DownloadRoutes(api, downloads).mount(router);
+    router.route("/api/*").failureHandler(new ApiFailureHandler());
+    router.errorHandler(404, ctx -> unmatched(ctx, 404, "Not found: "));
+    router.errorHandler(405, ctx -> unmatched(ctx, 405, "Method not allowed: "));
+    return router;
+  }
+
+  private static void unmatched(io.vertx.ext.web.RoutingContext ctx, int status, String prefix) {
+    if (ctx.request().path().startsWith("/api/")) {
+      Replies.error(ctx, status, prefix + ctx.request().method() + " " + ctx.request().path());
+    } else if (!ctx.response().ended()) {
+      ctx.response().setStatusCode(status).putHeader("Content-Type", "text/plain; charset=utf-8")
+          .end(status == 404 ? "Not found\n" : "Method not allowed\n");
+    }
+  }
+}

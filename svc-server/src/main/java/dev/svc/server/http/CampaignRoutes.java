@@ -1,0 +1,292 @@
+package dev.svc.server.http;
+
+import dev.svc.core.CpuArch;
+import dev.svc.core.Ids;
+import dev.svc.core.domain.Benchmarks;
+import dev.svc.core.domain.CampaignStatus;
+import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.events.EventType;
+import dev.svc.engines.Compatibility;
+import dev.svc.engines.EngineSpec;
+import dev.svc.engines.Verdict;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+
+/** Campaigns: create (validated), list, detail with counters and rows, launch, cancel, logs, delete. */
+final class CampaignRoutes {
+
+  static final int MAX_MATRIX = 1000;
+
+  private final ApiContext api;
+
+  CampaignRoutes(ApiContext api) {
+    this.api = api;
+  }
+
+  void mount(Router router, BodyHandler body) {
+    router.get("/api/v1/campaigns").handler(Handlers.async(this::list));
+    router.post("/api/v1/campaigns").handler(body).handler(Handlers.async(this::create));
+    router.get("/api/v1/campaigns/:id").handler(Handlers.async(this::get));
+    router.delete("/api/v1/campaigns/:id").handler(Handlers.async(this::delete));
+    router.post("/api/v1/campaigns/:id/launch").handler(body).handler(Handlers.async(this::launch));
+    router.post("/api/v1/campaigns/:id/cancel").handler(body).handler(Handlers.async(this::cancel));
+    router.get("/api/v1/campaigns/:id/logs").handler(Handlers.async(this::logs));
+  }
+
+  private Future<?> list(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Pagination page = Pagination.of(ctx);
+    String status = ctx.request().getParam("status");
+    if (status != null && !status.isEmpty() && CampaignStatus.parse(status).isEmpty()) {
+      throw ApiError.badRequest("Query parameter 'status' must be one of draft, queued, running, completed, failed, cancelled");
+    }
+    return api.campaigns().list(status, page.perPage(), page.offset()).map(p -> {
+      JsonArray items = new JsonArray();
+      p.items().forEach(row -> items.add(Views.campaign(row)));
+      Replies.ok(ctx, page.envelope(items, p.total()));
+      return null;
+    });
+  }
+
+  private Future<?> create(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Body body = Body.of(ctx);
+    String name = AgentRoutes.limit("name", body.requireString("name"), 255);
+    String description = AgentRoutes.limit("description", body.optString("description", ""), 10_000);
+    String agentId = AgentRoutes.limit("agent_id", body.requireString("agent_id"), 64);
+    JsonObject rawConfig = body.optObject("config");
+    if (rawConfig == null) {
+      throw ApiError.badRequest("Field 'config' is required");
+    }
+    Body config = Body.parse(rawConfig.toBuffer(), false);
+    JsonArray models = normalizeModels(config.optArray("models"));
+    JsonArray engines = normalizeEngines(config.optArray("engines"));
+    JsonArray benchmarks = normalizeBenchmarks(config.optArray("benchmarks"));
+    String suite = config.optString("suite_name", "quick");
+    boolean force = config.optBool("force", false);
+    int total = models.size() * engines.size() * benchmarks.size();
+    if (total > MAX_MATRIX) {
+      throw ApiError.badRequest("A campaign may have at most " + MAX_MATRIX + " runs (models × engines × benchmarks)");
+    }
+    JsonObject normalized = new JsonObject().put("models", models).put("engines", engines).put("benchmarks", benchmarks)
+        .put("suite_name", suite).put("force", force);
+    return api.agents().byId(agentId).compose(found -> {
+      JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentId + "' not found"));
+      checkMatrix(agent, models, engines, force);
+      String id = Ids.newId();
+      return api.campaigns().insert(id, name, description, agentId, normalized, total)
+          .compose(v -> api.events().append(id, EventType.CAMPAIGN_CREATED,
+              new JsonObject().put("campaign_id", id).put("name", name)))
+          .compose(v -> detail(id));
+    }).map(campaign -> {
+      Replies.json(ctx, 201, campaign);
+      return null;
+    });
+  }
+
+  private static JsonArray normalizeModels(JsonArray models) {
+    if (models == null || models.isEmpty()) {
+      throw ApiError.badRequest("config.models must be a non-empty list");
+    }
+    JsonArray out = new JsonArray();
+    for (Object m : models) {
+      JsonObject model;
+      if (m instanceof String) {
+        model = new JsonObject().put("name", m).put("path", m);
+      } else if (m instanceof JsonObject) {
+        model = (JsonObject) m;
+      } else {
+        throw ApiError.badRequest("config.models items must be objects {\"name\",\"path\"}");
+      }
+      Object path = model.getValue("path");
+      if (!(path instanceof String)) {
+        throw ApiError.badRequest("config.models items need a string 'path'");
+      }
+      String checked = QuickTestRoutes.checkPath("config.models[].path", (String) path, true);
+      Object name = model.getValue("name");
+      if (name != null && !(name instanceof String)) {
+        throw ApiError.badRequest("config.models[].name must be a string");
+      }
+      out.add(new JsonObject().put("name", name == null ? checked : name).put("path", checked));
+    }
+    return out;
+  }
+
+  private JsonArray normalizeEngines(JsonArray engines) {
+    if (engines == null || engines.isEmpty()) {
+      throw ApiError.badRequest("config.engines must be a non-empty list");
+    }
+    JsonArray out = new JsonArray();
+    for (Object e : engines) {
+      JsonObject engine;
+      if (e instanceof String) {
+        engine = new JsonObject().put("name", e);
+      } else if (e instanceof JsonObject) {
+        engine = (JsonObject) e;
+      } else {
+        throw ApiError.badRequest("config.engines items must be objects {\"name\",\"suite\"?}");
+      }
+      Object name = engine.getValue("name");
+      if (!(name instanceof String) || api.engines().find((String) name).isEmpty()) {
+        throw ApiError.badRequest("Unknown engine '" + name + "'; known engines: " + String.join(", ", api.engines().names()));
+      }
+      Object suite = engine.getValue("suite");
+      if (suite != null && !(suite instanceof String)) {
+        throw ApiError.badRequest("config.engines[].suite must be a string");
+      }
+      JsonObject norm = new JsonObject().put("name", api.engines().find((String) name).get().name());
+      if (suite != null) {
+        norm.put("suite", suite);
+      }
+      out.add(norm);
+    }
+    return out;
+  }
+
+  private static JsonArray normalizeBenchmarks(JsonArray benchmarks) {
+    if (benchmarks == null) {
+      return new JsonArray().add("throughput");
+    }
+    if (benchmarks.isEmpty()) {
+      throw ApiError.badRequest("config.benchmarks must be a non-empty list");
+    }
+    JsonArray out = new JsonArray();
+    for (Object b : benchmarks) {
+      String name = b instanceof String ? Benchmarks.canonical((String) b).orElse(null) : null;
+      if (name == null) {
+        throw ApiError.badRequest("Unknown benchmark '" + b + "'; known benchmarks: " + String.join(", ", Benchmarks.all()));
+      }
+      out.add(name);
+    }
+    return out;
+  }
+
+  private void checkMatrix(JsonObject agent, JsonArray models, JsonArray engines, boolean force) {
+    CpuArch arch = CpuArch.parse(agent.getString("cpu_arch")).orElse(null);
+    for (Object e : engines) {
+      EngineSpec engine = api.engines().find(((JsonObject) e).getString("name")).orElseThrow();
+      for (Object m : models) {
+        Verdict v = Compatibility.check(engine, arch, ((JsonObject) m).getString("path"), force);
+        if (!v.compatible()) {
+          throw ApiError.unprocessable(v.reason());
+        }
+      }
+    }
+  }
+
+  private Future<JsonObject> detail(String id) {
+    return api.campaigns().byId(id).compose(found -> {
+      JsonObject row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
+      return api.campaigns().tests(id).map(tests -> {
+        JsonArray rows = new JsonArray();
+        tests.forEach(rows::add);
+        return Views.campaign(row).put("quick_tests", rows);
+      });
+    });
+  }
+
+  private Future<?> get(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return detail(ctx.pathParam("id")).map(c -> {
+      Replies.ok(ctx, c);
+      return null;
+    });
+  }
+
+  private Future<?> delete(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String id = ctx.pathParam("id");
+    return detail(id).compose(c -> {
+      if (CampaignStatus.RUNNING.wireName().equals(c.getString("status"))) {
+        throw ApiError.conflict("Campaign " + id + " is running; cancel it first");
+      }
+      return api.campaigns().delete(id);
+    }).map(deleted -> {
+      if (!deleted) {
+        throw ApiError.conflict("Campaign " + id + " started running meanwhile; cancel it first");
+      }
+      Replies.ok(ctx, new JsonObject().put("deleted", true));
+      return null;
+    });
+  }
+
+  private Future<?> launch(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String id = ctx.pathParam("id");
+    return moveCampaign(id, CampaignStatus.QUEUED).map(c -> {
+      Replies.json(ctx, 202, c);
+      return null;
+    });
+  }
+
+  private Future<?> cancel(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String id = ctx.pathParam("id");
+    return api.campaigns().byId(id).compose(found -> {
+      JsonObject row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
+      CampaignStatus current = CampaignStatus.parse(row.getString("status")).orElseThrow();
+      if (!current.canCancel()) {
+        throw ApiError.conflict("Campaign " + id + " is " + current.wireName() + "; only queued or running campaigns can be cancelled");
+      }
+      return moveCampaign(id, CampaignStatus.CANCELLED).compose(c -> cancelActiveRows(id).map(v -> c));
+    }).map(c -> {
+      Replies.ok(ctx, c);
+      return null;
+    });
+  }
+
+  private Future<Void> cancelActiveRows(String campaignId) {
+    return api.campaigns().tests(campaignId).compose(tests -> {
+      Future<Void> chain = Future.succeededFuture();
+      for (JsonObject t : tests) {
+        QuickTestStatus s = QuickTestStatus.parse(t.getString("status")).orElse(QuickTestStatus.FAILED);
+        if (s.isActive()) {
+          chain = chain.compose(v -> api.tests().byId(t.getString("id")))
+              .compose(full -> full.isEmpty() ? Future.succeededFuture()
+                  : QuickTestTransitions.move(api, full.get(), s, QuickTestStatus.FAILED, "Cancelled by user").mapEmpty());
+        }
+      }
+      return chain;
+    });
+  }
+
+  private Future<JsonObject> moveCampaign(String id, CampaignStatus target) {
+    return api.campaigns().byId(id).compose(found -> {
+      JsonObject row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
+      CampaignStatus current = CampaignStatus.parse(row.getString("status")).orElseThrow();
+      if (!current.canMoveTo(target)) {
+        throw ApiError.conflict("Campaign " + id + " is " + current.wireName() + " and cannot become " + target.wireName());
+      }
+      return api.campaigns().move(id, current, target).compose(moved -> {
+        if (!moved) {
+          throw ApiError.conflict("Campaign " + id + " changed status meanwhile; read it again");
+        }
+        return api.events().append(id, EventType.STATUS, new JsonObject().put("campaign_id", id)
+            .put("status", target.wireName()).putNull("error"));
+      }).compose(v -> detail(id));
+    });
+  }
+
+  private Future<?> logs(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String id = ctx.pathParam("id");
+    String afterParam = ctx.request().getParam("after");
+    if (afterParam != null && !afterParam.isEmpty() && !afterParam.matches("\\d{1,18}")) {
+      throw ApiError.badRequest("Query parameter 'after' must be a non-negative integer");
+    }
+    long after = afterParam == null || afterParam.isEmpty() ? 0 : Long.parseLong(afterParam);
+    return api.campaigns().byId(id).compose(found -> {
+      found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
+      return api.campaigns().logs(id, after, 10_000);
+    }).map(rows -> {
+      JsonArray lines = new JsonArray();
+      rows.forEach(r -> lines.add(Views.logLine(r)));
+      Replies.ok(ctx, new JsonObject().put("lines", lines));
+      return null;
+    });
+  }
+}

@@ -1,0 +1,69 @@
+package dev.svc.server.http;
+
+import dev.svc.server.packaging.Downloads;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/** Agent package and build-context downloads, with their SHA-256 (no auth: integrity by digest). */
+final class DownloadRoutes {
+
+  private final ApiContext api;
+  private final Downloads downloads;
+  private Future<Optional<Downloads.Archive>> agentPackage;
+  private Future<Optional<Downloads.Archive>> buildContext;
+
+  DownloadRoutes(ApiContext api, Downloads downloads) {
+    this.api = api;
+    this.downloads = downloads;
+  }
+
+  void mount(Router router) {
+    router.get("/api/v1/agent/package").handler(Handlers.async(ctx -> send(ctx, agentPackage(), "agent package")));
+    router.get("/api/v1/agent/package/sha256").handler(Handlers.async(ctx -> digest(ctx, agentPackage(), "agent package")));
+    router.get("/api/v1/agent/build-context").handler(Handlers.async(ctx -> send(ctx, buildContext(), "build context")));
+    router.get("/api/v1/agent/build-context/sha256")
+        .handler(Handlers.async(ctx -> digest(ctx, buildContext(), "build context")));
+  }
+
+  /** Built once per server process, on a worker, on first request. */
+  private synchronized Future<Optional<Downloads.Archive>> agentPackage() {
+    if (agentPackage == null || agentPackage.failed()) {
+      agentPackage = blocking(downloads::agentPackage);
+    }
+    return agentPackage;
+  }
+
+  private synchronized Future<Optional<Downloads.Archive>> buildContext() {
+    if (buildContext == null || buildContext.failed()) {
+      buildContext = blocking(downloads::buildContext);
+    }
+    return buildContext;
+  }
+
+  private Future<Optional<Downloads.Archive>> blocking(Callable<Optional<Downloads.Archive>> build) {
+    return api.vertx().executeBlocking(build, false);
+  }
+
+  private Future<?> send(RoutingContext ctx, Future<Optional<Downloads.Archive>> archive, String what) {
+    return archive.compose(a -> {
+      Downloads.Archive found = a.orElseThrow(() -> new ApiError(404, "The " + what + " is not available on this server"));
+      return ctx.response()
+          .putHeader("Content-Type", "application/gzip")
+          .putHeader("Content-Disposition", "attachment; filename=\"" + found.filename() + "\"")
+          .putHeader("X-Content-SHA256", found.sha256())
+          .sendFile(found.file().toString());
+    });
+  }
+
+  private Future<?> digest(RoutingContext ctx, Future<Optional<Downloads.Archive>> archive, String what) {
+    return archive.map(a -> {
+      Downloads.Archive found = a.orElseThrow(() -> new ApiError(404, "The " + what + " is not available on this server"));
+      Replies.ok(ctx, new JsonObject().put("filename", found.filename()).put("sha256", found.sha256()));
+      return null;
+    });
+  }
+}

@@ -1,0 +1,272 @@
+package dev.svc.server.http;
+
+import dev.svc.core.CpuArch;
+import dev.svc.core.Ids;
+import dev.svc.core.domain.Benchmarks;
+import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.events.EventType;
+import dev.svc.engines.Compatibility;
+import dev.svc.engines.EngineSpec;
+import dev.svc.engines.Verdict;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Quick tests: submit with compatibility checks, list, detail, logs, status reports, cancel. */
+final class QuickTestRoutes {
+
+  static final int MAX_LOG_LINE = 64 * 1024;
+  static final int MAX_LOG_BATCH = 1000;
+
+  private final ApiContext api;
+
+  QuickTestRoutes(ApiContext api) {
+    this.api = api;
+  }
+
+  void mount(Router router, BodyHandler body) {
+    router.post("/api/v1/quicktest").handler(body).handler(Handlers.async(this::submit));
+    router.get("/api/v1/quicktest").handler(Handlers.async(this::list));
+    router.get("/api/v1/quicktest/agent-capabilities").handler(Handlers.async(this::capabilities));
+    router.get("/api/v1/quicktest/engine-formats").handler(Handlers.async(this::engineFormats));
+    router.get("/api/v1/quicktest/:id").handler(Handlers.async(this::get));
+    router.get("/api/v1/quicktest/:id/logs").handler(Handlers.async(this::logs));
+    router.post("/api/v1/quicktest/:id/logs").handler(body).handler(Handlers.async(this::postLogs));
+    router.post("/api/v1/quicktest/:id/status").handler(body).handler(Handlers.async(this::postStatus));
+    router.post("/api/v1/quicktest/:id/cancel").handler(body).handler(Handlers.async(this::cancel));
+  }
+
+  /** Rejects path-traversal and control characters in a path given by a client. */
+  static String checkPath(String field, String value, boolean required) {
+    if (value == null || value.isBlank()) {
+      if (required) {
+        throw ApiError.badRequest("Field '" + field + "' is required");
+      }
+      return "";
+    }
+    String path = value.trim();
+    if (path.length() > 4096) {
+      throw ApiError.badRequest("Field '" + field + "' must be at most 4096 characters");
+    }
+    if (path.chars().anyMatch(c -> c < 0x20)) {
+      throw ApiError.badRequest("Field '" + field + "' must not contain control characters");
+    }
+    for (String segment : path.split("[/\\\\]")) {
+      if (segment.equals("..")) {
+        throw ApiError.badRequest("Field '" + field + "' must not contain '..' segments");
+      }
+    }
+    return path;
+  }
+
+  private Future<?> submit(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Body body = Body.of(ctx);
+    String agentId = AgentRoutes.limit("agent_id", body.requireString("agent_id"), 64);
+    String modelPath = checkPath("model_path", body.optString("model_path", null), true);
+    String engineName = body.requireString("engine_name");
+    String benchmark = Benchmarks.canonical(body.optString("benchmark_name", "throughput"))
+        .orElseThrow(() -> ApiError.badRequest("Unknown benchmark; known benchmarks: " + String.join(", ", Benchmarks.all())));
+    String suite = body.optString("suite_name", "quick");
+    if (!suite.matches("[A-Za-z0-9_.-]{1,64}")) {
+      throw ApiError.badRequest("Field 'suite_name' must be a suite name (letters, digits, '_', '-', '.')");
+    }
+    boolean force = body.optBool("force", false);
+    EngineSpec engine = api.engines().find(engineName).orElseThrow(() -> ApiError.badRequest(
+        "Unknown engine '" + engineName + "'; known engines: " + String.join(", ", api.engines().names())));
+    return api.agents().byId(agentId).compose(found -> {
+      JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentId + "' not found"));
+      CpuArch arch = CpuArch.parse(agent.getString("cpu_arch")).orElse(null);
+      Verdict verdict = Compatibility.check(engine, arch, modelPath, force);
+      if (!verdict.compatible()) {
+        throw ApiError.unprocessable(verdict.reason());
+      }
+      String id = Ids.newId();
+      String commandId = Ids.newId();
+      JsonObject test = new JsonObject().put("id", id).put("agent_id", agent.getString("id"))
+          .put("model_path", modelPath).put("engine_name", engine.name()).put("benchmark_name", benchmark)
+          .put("suite_name", suite).put("command_id", commandId).put("force", force);
+      return api.tests().insert(test)
+          .compose(v -> api.events().append(id, EventType.STATUS, new JsonObject().put("test_id", id)
+              .put("status", QuickTestStatus.QUEUED.wireName()).put("command_id", commandId)))
+          .map(v -> {
+            Replies.json(ctx, 202, new JsonObject().put("id", id).put("command_id", commandId)
+                .put("status", QuickTestStatus.QUEUED.wireName()));
+            return null;
+          });
+    });
+  }
+
+  private Future<?> list(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Pagination page = Pagination.of(ctx);
+    String status = ctx.request().getParam("status");
+    if (status != null && !status.isEmpty() && QuickTestStatus.parse(status).isEmpty()) {
+      throw ApiError.badRequest("Query parameter 'status' must be one of queued, dispatched, running, completed, failed");
+    }
+    return api.tests().list(status, ctx.request().getParam("agent_id"), ctx.request().getParam("agent_name"),
+        ctx.request().getParam("engine"), ctx.request().getParam("model"), page.perPage(), page.offset())
+        .map(p -> {
+          JsonArray items = new JsonArray();
+          p.items().forEach(row -> items.add(Views.quickTest(row)));
+          Replies.ok(ctx, page.envelope(items, p.total()));
+          return null;
+        });
+  }
+
+  private Future<JsonObject> requireTest(String id) {
+    return api.tests().byId(id).map(t -> t.orElseThrow(() -> ApiError.notFound("Quick test '" + id + "' not found")));
+  }
+
+  private Future<?> get(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return requireTest(ctx.pathParam("id")).map(test -> {
+      Replies.ok(ctx, Views.quickTest(test));
+      return null;
+    });
+  }
+
+  private Future<?> logs(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String afterParam = ctx.request().getParam("after");
+    long after = 0;
+    if (afterParam != null && !afterParam.isEmpty()) {
+      if (!afterParam.matches("\\d{1,18}")) {
+        throw ApiError.badRequest("Query parameter 'after' must be a non-negative integer");
+      }
+      after = Long.parseLong(afterParam);
+    }
+    long afterId = after;
+    return requireTest(ctx.pathParam("id"))
+        .compose(test -> api.tests().logs(test.getString("id"), afterId, 10_000))
+        .map(rows -> {
+          JsonArray lines = new JsonArray();
+          rows.forEach(r -> lines.add(Views.logLine(r)));
+          Replies.ok(ctx, new JsonObject().put("lines", lines));
+          return null;
+        });
+  }
+
+  /** The test and its owning agent, after checking that the caller is that agent or holds the global token. */
+  private Future<JsonObject> requireOwnedTest(RoutingContext ctx) {
+    return requireTest(ctx.pathParam("id")).compose(test -> api.agents().byIdIncludingDeleted(test.getString("agent_id"))
+        .map(agent -> {
+          api.guard().agent(ctx, agent.orElse(null));
+          return test;
+        }));
+  }
+
+  private Future<?> postLogs(RoutingContext ctx) {
+    Body body = Body.of(ctx);
+    List<String> lines = new ArrayList<>();
+    Long seq = null;
+    if (body.has("lines")) {
+      lines.addAll(body.optStringList("lines"));
+      if (body.has("seq")) {
+        seq = body.optInt("seq", null, 0, Integer.MAX_VALUE).longValue();
+      }
+    } else {
+      Object line = body.json().getValue("line");
+      if (!(line instanceof String)) {
+        throw ApiError.badRequest("Field 'line' (a string) or 'lines' (a list of strings) is required");
+      }
+      lines.add((String) line);
+    }
+    if (lines.size() > MAX_LOG_BATCH) {
+      throw ApiError.badRequest("At most " + MAX_LOG_BATCH + " lines per request");
+    }
+    for (String line : lines) {
+      if (line.length() > MAX_LOG_LINE) {
+        throw ApiError.badRequest("A log line must be at most " + MAX_LOG_LINE + " characters");
+      }
+    }
+    Long batch = seq;
+    return requireOwnedTest(ctx).compose(test -> api.tests().appendLogs(test.getString("id"), lines, batch)
+        .compose(stored -> {
+          Future<Void> chain = Future.succeededFuture();
+          for (JsonObject row : stored) {
+            chain = chain.compose(v -> api.events().append(test.getString("id"), EventType.LOG,
+                new JsonObject().put("test_id", test.getString("id")).put("line", row.getString("line"))).mapEmpty());
+          }
+          return chain;
+        }))
+        .map(v -> {
+          Replies.ok(ctx, new JsonObject().put("ok", true));
+          return null;
+        });
+  }
+
+  private Future<?> postStatus(RoutingContext ctx) {
+    Body body = Body.of(ctx);
+    String requested = body.requireString("status");
+    QuickTestStatus target = QuickTestStatus.parse(requested)
+        .filter(s -> s == QuickTestStatus.RUNNING || s.isTerminal())
+        .orElseThrow(() -> ApiError.badRequest("Field 'status' must be running, completed or failed"));
+    String error = AgentRoutes.limit("error", body.optString("error", null), 100_000);
+    return requireOwnedTest(ctx).compose(test -> {
+      QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
+      if (current == target) {
+        return Future.succeededFuture(current);
+      }
+      return QuickTestTransitions.move(api, test, current, target, target == QuickTestStatus.FAILED ? error : null);
+    }).map(status -> {
+      Replies.ok(ctx, new JsonObject().put("ok", true).put("status", status.wireName()));
+      return null;
+    });
+  }
+
+  private Future<?> cancel(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return requireTest(ctx.pathParam("id")).compose(test -> {
+      QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
+      if (current.isTerminal()) {
+        throw ApiError.conflict("Quick test " + test.getString("id") + " is already " + current.wireName());
+      }
+      return QuickTestTransitions.move(api, test, current, QuickTestStatus.FAILED, "Cancelled by user")
+          .compose(v -> current == QuickTestStatus.QUEUED ? Future.succeededFuture()
+              : api.commands().enqueue(Ids.newId(), test.getString("agent_id"), "cancel_test", test.getString("id"),
+                  new JsonObject().put("test_id", test.getString("id"))));
+    }).map(v -> {
+      Replies.ok(ctx, new JsonObject().put("ok", true).put("status", QuickTestStatus.FAILED.wireName())
+          .put("error", "Cancelled by user"));
+      return null;
+    });
+  }
+
+  private Future<?> capabilities(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return api.agents().all().map(agents -> {
+      JsonObject out = new JsonObject();
+      for (JsonObject agent : agents) {
+        CpuArch arch = CpuArch.parse(agent.getString("cpu_arch")).orElse(null);
+        JsonObject engines = new JsonObject();
+        for (EngineSpec engine : api.engines().all()) {
+          Verdict v = Compatibility.checkPlatform(engine, arch);
+          JsonObject e = new JsonObject().put("compatible", v.compatible()).put("formats", new JsonArray(engine.formatNames()));
+          if (!v.compatible()) {
+            e.put("reason", v.reason());
+          }
+          engines.put(engine.name(), e);
+        }
+        out.put(agent.getString("id"), new JsonObject().put("name", agent.getString("name"))
+            .put("cpu_arch", agent.getString("cpu_arch")).put("is_test_agent", Views.flag(agent.getValue("is_test_agent")))
+            .put("engines", engines));
+      }
+      Replies.ok(ctx, out);
+      return null;
+    });
+  }
+
+  private Future<?> engineFormats(RoutingContext ctx) {
+    api.guard().global(ctx);
+    JsonObject out = new JsonObject();
+    api.engines().formatsByEngine().forEach((name, formats) -> out.put(name, new JsonArray(formats)));
+    Replies.ok(ctx, out);
+    return Future.succeededFuture();
+  }
+}

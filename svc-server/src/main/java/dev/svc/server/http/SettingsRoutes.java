@@ -1,0 +1,74 @@
+package dev.svc.server.http;
+
+import dev.svc.server.models.ModelCatalog;
+import dev.svc.server.settings.GlobalSettings;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/** Global settings and the model catalog. */
+final class SettingsRoutes {
+
+  private final ApiContext api;
+  private final ModelCatalog catalog;
+  private final Consumer<String> resultsDirChanged;
+
+  SettingsRoutes(ApiContext api, Consumer<String> resultsDirChanged) {
+    this.api = api;
+    this.catalog = new ModelCatalog(api.vertx());
+    this.resultsDirChanged = resultsDirChanged;
+  }
+
+  void mount(Router router, BodyHandler body) {
+    router.get("/api/v1/settings").handler(Handlers.async(this::get));
+    router.put("/api/v1/settings").handler(body).handler(Handlers.async(this::put));
+    router.get("/api/v1/models").handler(Handlers.async(this::models));
+  }
+
+  private Future<?> get(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return api.settings().toJson().map(json -> {
+      Replies.ok(ctx, json);
+      return null;
+    });
+  }
+
+  private Future<?> put(RoutingContext ctx) {
+    api.guard().global(ctx);
+    JsonObject body = Body.of(ctx).json();
+    return api.settings().update(body).map(json -> {
+      if (body.containsKey(GlobalSettings.RESULTS_DIR)) {
+        resultsDirChanged.accept(json.getJsonObject(GlobalSettings.RESULTS_DIR).getString("value"));
+      }
+      Replies.ok(ctx, json);
+      return null;
+    });
+  }
+
+  private Future<?> models(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Pagination page = Pagination.of(ctx);
+    String query = ctx.request().getParam("q");
+    return api.settings().effective().compose(s -> catalog.list(s.get(GlobalSettings.MODEL_DIR).value(),
+        s.get(GlobalSettings.CATALOG_URL).value())).map(listing -> {
+          List<JsonObject> models = listing.models();
+          if (query != null && !query.isBlank()) {
+            String q = query.toLowerCase(Locale.ROOT);
+            models = models.stream().filter(m -> (m.getString("model_id") + " " + m.getString("path"))
+                .toLowerCase(Locale.ROOT).contains(q)).toList();
+          }
+          int from = Math.min(page.offset(), models.size());
+          int to = Math.min(from + page.perPage(), models.size());
+          JsonObject envelope = page.envelope(new JsonArray(List.copyOf(models.subList(from, to))), models.size());
+          envelope.put("problems", new JsonArray(listing.problems()));
+          Replies.ok(ctx, envelope);
+          return null;
+        });
+  }
+}

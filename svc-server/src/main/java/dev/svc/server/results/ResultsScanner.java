@@ -1,0 +1,69 @@
+package dev.svc.server.results;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** Finds and parses metrics.json files under results directories; blocking, run it on a worker. */
+public final class ResultsScanner {
+
+  private static final Comparator<ScannedResult> NEWEST_FIRST =
+      Comparator.comparing(ScannedResult::timestamp)
+          .reversed()
+          .thenComparing(r -> r.path().toString());
+
+  /** Scans every existing root; missing roots are skipped, unreadable files reported as problems. */
+  public ResultsScan scan(List<Path> roots) {
+    List<String> problems = new ArrayList<>();
+    List<ScannedResult> results = new ArrayList<>();
+    for (Path file : distinctFiles(roots, problems)) {
+      read(file, problems).ifPresent(results::add);
+    }
+    results.sort(NEWEST_FIRST);
+    return new ResultsScan(results, problems);
+  }
+
+  /** Real paths of the metrics.json files under all roots, each once. */
+  private static Set<Path> distinctFiles(List<Path> roots, List<String> problems) {
+    Set<Path> files = new LinkedHashSet<>();
+    for (Path root : roots) {
+      if (!Files.isDirectory(root)) {
+        continue;
+      }
+      try {
+        for (Path file : MetricsFileFinder.find(root.toRealPath(), problems)) {
+          files.add(file.toRealPath());
+        }
+      } catch (IOException e) {
+        problems.add(root + ": could not be scanned (" + e.getClass().getSimpleName() + ").");
+      }
+    }
+    return files;
+  }
+
+  private static Optional<ScannedResult> read(Path file, List<String> problems) {
+    try {
+      Object parsed = Json.decodeValue(Files.readString(file));
+      if (parsed instanceof JsonObject data) {
+        Instant mtime = Files.getLastModifiedTime(file).toInstant();
+        return Optional.of(ScannedResult.fromJson(file, data, mtime));
+      }
+      problems.add(file + ": is not a JSON object.");
+    } catch (DecodeException e) {
+      problems.add(file + ": is not valid JSON.");
+    } catch (IOException e) {
+      problems.add(file + ": could not be read (" + e.getClass().getSimpleName() + ").");
+    }
+    return Optional.empty();
+  }
+}

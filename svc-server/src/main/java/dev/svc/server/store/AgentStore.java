@@ -1,0 +1,132 @@
+package dev.svc.server.store;
+
+import dev.svc.core.Timestamps;
+import dev.svc.core.domain.AgentSettings;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Agents, their tokens, heartbeat metrics and per-agent settings. Deleted agents are kept for history. */
+public final class AgentStore {
+
+  private static final String LIVE = " deleted_at IS NULL ";
+  private static final String BY_ID = "SELECT * FROM agents WHERE id = ? AND" + LIVE;
+  private static final String BY_ID_ANY = "SELECT * FROM agents WHERE id = ?";
+  private static final String BY_NAME = "SELECT * FROM agents WHERE name = ? AND" + LIVE + "ORDER BY registered_at LIMIT 1";
+  private static final String ALL = "SELECT * FROM agents WHERE" + LIVE + "ORDER BY name, id";
+  private static final String INSERT = "INSERT INTO agents (id, name, hostname, port, gpu_info, gpu_count, cpu_info, cpu_arch,"
+      + " ram_gb, environment_type, fingerprint, agent_version, hardware_details, capabilities, status, is_test_agent,"
+      + " token_hash, token_prefix, registered_at, last_heartbeat_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  private static final String UPDATE_REGISTRATION = "UPDATE agents SET hostname = ?, port = ?, gpu_info = ?, gpu_count = ?,"
+      + " cpu_info = ?, cpu_arch = ?, ram_gb = ?, environment_type = ?, fingerprint = ?, agent_version = ?,"
+      + " hardware_details = ?, capabilities = ?, status = ?, last_heartbeat_at = ? WHERE id = ?";
+  private static final String BIND_TOKEN = "UPDATE agents SET token_hash = ?, token_prefix = ? WHERE id = ?";
+  private static final String HEARTBEAT = "UPDATE agents SET status = ?, current_task = ?, gpu_utilization_pct = ?,"
+      + " gpu_memory_used_gb = ?, storage_gb_free = ?, uptime_s = ?, last_heartbeat_at = ? WHERE id = ?";
+  private static final String PATCH = "UPDATE agents SET name = ?, notes = ?, tags = ? WHERE id = ?";
+  private static final String DELETE = "UPDATE agents SET deleted_at = ?, status = 'deleted' WHERE id = ? AND" + LIVE;
+  private static final String SETTINGS = "SELECT key, value FROM agent_settings WHERE agent_id = ?";
+  private static final String DELETE_SETTING = "DELETE FROM agent_settings WHERE agent_id = ? AND key = ?";
+  private static final String INSERT_SETTING = "INSERT INTO agent_settings (agent_id, key, value) VALUES (?, ?, ?)";
+
+  private final Pool pool;
+
+  public AgentStore(Pool pool) {
+    this.pool = pool;
+  }
+
+  public Future<Optional<JsonObject>> byId(String id) {
+    return Sql.row(pool, BY_ID, Tuple.of(id));
+  }
+
+  /** Also finds deleted agents, for history views. */
+  public Future<Optional<JsonObject>> byIdIncludingDeleted(String id) {
+    return Sql.row(pool, BY_ID_ANY, Tuple.of(id));
+  }
+
+  public Future<Optional<JsonObject>> byName(String name) {
+    return Sql.row(pool, BY_NAME, Tuple.of(name));
+  }
+
+  /** An agent by id, or by name when no agent has that id (the old agent's fallback). */
+  public Future<Optional<JsonObject>> byIdOrName(String idOrName) {
+    return byId(idOrName).compose(found -> found.isPresent() ? Future.succeededFuture(found) : byName(idOrName));
+  }
+
+  public Future<List<JsonObject>> all() {
+    return Sql.rows(pool, ALL, Tuple.tuple());
+  }
+
+  public Future<Void> insert(JsonObject a) {
+    String now = Timestamps.now();
+    Tuple t = Tuple.tuple()
+        .addValue(a.getString("id")).addValue(a.getString("name")).addValue(a.getString("hostname"))
+        .addValue(a.getInteger("port")).addValue(a.getString("gpu_info")).addValue(a.getInteger("gpu_count"))
+        .addValue(a.getString("cpu_info")).addValue(a.getString("cpu_arch")).addValue(a.getInteger("ram_gb"))
+        .addValue(a.getString("environment_type")).addValue(a.getString("fingerprint"))
+        .addValue(a.getString("agent_version")).addValue(a.getString("hardware_details"))
+        .addValue(a.getString("capabilities")).addValue(a.getString("status"))
+        .addValue(Sql.flag(a.getBoolean("is_test_agent", false)))
+        .addValue(a.getString("token_hash")).addValue(a.getString("token_prefix"))
+        .addValue(now).addValue(a.getBoolean("is_test_agent", false) ? null : now);
+    return Sql.update(pool, INSERT, t).mapEmpty();
+  }
+
+  public Future<Void> updateRegistration(String id, JsonObject a) {
+    Tuple t = Tuple.tuple()
+        .addValue(a.getString("hostname")).addValue(a.getInteger("port")).addValue(a.getString("gpu_info"))
+        .addValue(a.getInteger("gpu_count")).addValue(a.getString("cpu_info")).addValue(a.getString("cpu_arch"))
+        .addValue(a.getInteger("ram_gb")).addValue(a.getString("environment_type"))
+        .addValue(a.getString("fingerprint")).addValue(a.getString("agent_version"))
+        .addValue(a.getString("hardware_details")).addValue(a.getString("capabilities"))
+        .addValue(a.getString("status")).addValue(Timestamps.now()).addValue(id);
+    return Sql.update(pool, UPDATE_REGISTRATION, t).mapEmpty();
+  }
+
+  public Future<Void> bindToken(String id, String hash, String prefix) {
+    return Sql.update(pool, BIND_TOKEN, Tuple.of(hash, prefix, id)).mapEmpty();
+  }
+
+  public Future<Void> heartbeat(String id, JsonObject m) {
+    Tuple t = Tuple.tuple().addValue(m.getString("status")).addValue(m.getString("current_task"))
+        .addValue(m.getDouble("gpu_utilization_pct")).addValue(m.getDouble("gpu_memory_used_gb"))
+        .addValue(m.getDouble("storage_gb_free")).addValue(m.getDouble("uptime_s"))
+        .addValue(Timestamps.now()).addValue(id);
+    return Sql.update(pool, HEARTBEAT, t).mapEmpty();
+  }
+
+  public Future<Void> patch(String id, String name, String notes, String tagsJson) {
+    return Sql.update(pool, PATCH, Tuple.of(name, notes, tagsJson, id)).mapEmpty();
+  }
+
+  public Future<Boolean> delete(String id) {
+    return Sql.update(pool, DELETE, Tuple.of(Timestamps.now(), id)).map(n -> n > 0);
+  }
+
+  /** Effective settings: defaults overlaid with what is stored, every key present. */
+  public Future<Map<String, String>> settings(String agentId) {
+    return Sql.rows(pool, SETTINGS, Tuple.of(agentId)).map(rows -> {
+      Map<String, String> stored = new LinkedHashMap<>();
+      rows.forEach(r -> stored.put(r.getString("key"), r.getString("value")));
+      return AgentSettings.effective(stored);
+    });
+  }
+
+  public Future<Map<String, String>> putSettings(String agentId, Map<String, String> values) {
+    return pool.withTransaction(conn -> {
+      Future<Void> chain = Future.succeededFuture();
+      for (Map.Entry<String, String> e : values.entrySet()) {
+        chain = chain
+            .compose(v -> Sql.update(conn, DELETE_SETTING, Tuple.of(agentId, e.getKey())))
+            .compose(v -> Sql.update(conn, INSERT_SETTING, Tuple.of(agentId, e.getKey(), e.getValue())))
+            .mapEmpty();
+      }
+      return chain;
+    }).compose(v -> settings(agentId));
+  }
+}

@@ -1,0 +1,77 @@
+package dev.svc.server.store;
+
+import dev.svc.core.Timestamps;
+import dev.svc.core.domain.CampaignStatus;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.util.List;
+import java.util.Optional;
+
+/** Campaigns, their status moves and their stored log lines. */
+public final class CampaignStore {
+
+  private static final String SELECT = "SELECT c.*, a.name AS agent_name FROM campaigns c LEFT JOIN agents a ON a.id = c.agent_id";
+  private static final String BY_ID = SELECT + " WHERE c.id = ?";
+  private static final String INSERT = "INSERT INTO campaigns (id, name, description, agent_id, config, status, total_runs,"
+      + " succeeded, failed, skipped, created_at) VALUES (?,?,?,?,?,?,?,0,0,0,?)";
+  private static final String MOVE = "UPDATE campaigns SET status = ?, started_at = COALESCE(?, started_at),"
+      + " completed_at = ? WHERE id = ? AND status = ?";
+  private static final String DELETE_LOGS = "DELETE FROM campaign_logs WHERE campaign_id = ?";
+  private static final String DELETE = "DELETE FROM campaigns WHERE id = ? AND status <> 'running'";
+  private static final String LOGS = "SELECT id, created_at, line FROM campaign_logs WHERE campaign_id = ? AND id > ?"
+      + " ORDER BY id LIMIT ?";
+  private static final String INSERT_LOG = "INSERT INTO campaign_logs (campaign_id, line, created_at) VALUES (?, ?, ?)";
+  private static final String TESTS = "SELECT id, model_path, engine_name, benchmark_name, suite_name, status, error,"
+      + " result_id, created_at, completed_at FROM quick_tests WHERE campaign_id = ? ORDER BY created_at, id";
+
+  private final Pool pool;
+
+  public CampaignStore(Pool pool) {
+    this.pool = pool;
+  }
+
+  public Future<Void> insert(String id, String name, String description, String agentId, JsonObject config, int totalRuns) {
+    return Sql.update(pool, INSERT, Tuple.tuple().addValue(id).addValue(name).addValue(description).addValue(agentId)
+        .addValue(config.encode()).addValue(CampaignStatus.DRAFT.wireName()).addValue(totalRuns)
+        .addValue(Timestamps.now())).mapEmpty();
+  }
+
+  public Future<Optional<JsonObject>> byId(String id) {
+    return Sql.row(pool, BY_ID, Tuple.of(id));
+  }
+
+  public Future<Page> list(String status, int limit, int offset) {
+    Filters f = new Filters().where("c.status = ?", status);
+    return Sql.count(pool, "SELECT COUNT(*) FROM campaigns c" + f.sql(), f.params())
+        .compose(total -> Sql.rows(pool, SELECT + f.sql() + " ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?",
+            f.params(limit, offset)).map(rows -> new Page(rows, total)));
+  }
+
+  public Future<Boolean> move(String id, CampaignStatus from, CampaignStatus to) {
+    String now = Timestamps.now();
+    return Sql.update(pool, MOVE, Tuple.tuple().addValue(to.wireName())
+        .addValue(to == CampaignStatus.RUNNING ? now : null)
+        .addValue(to == CampaignStatus.COMPLETED || to == CampaignStatus.FAILED || to == CampaignStatus.CANCELLED ? now : null)
+        .addValue(id).addValue(from.wireName())).map(n -> n == 1);
+  }
+
+  public Future<Boolean> delete(String id) {
+    return pool.withTransaction(conn -> Sql.update(conn, DELETE, Tuple.of(id)).compose(n -> n == 0
+        ? Future.succeededFuture(false)
+        : Sql.update(conn, DELETE_LOGS, Tuple.of(id)).map(x -> true)));
+  }
+
+  public Future<Void> appendLog(String campaignId, String line) {
+    return Sql.update(pool, INSERT_LOG, Tuple.of(campaignId, line, Timestamps.now())).mapEmpty();
+  }
+
+  public Future<List<JsonObject>> logs(String campaignId, long afterId, int limit) {
+    return Sql.rows(pool, LOGS, Tuple.of(campaignId, afterId, limit));
+  }
+
+  public Future<List<JsonObject>> tests(String campaignId) {
+    return Sql.rows(pool, TESTS, Tuple.of(campaignId));
+  }
+}

@@ -1,0 +1,56 @@
+package dev.svc.server.store;
+
+import dev.svc.core.Timestamps;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Global key-value settings stored in the database (they win over the environment and defaults). */
+public final class SettingsStore {
+
+  private static final String ALL = "SELECT key, value FROM settings";
+  private static final String DELETE = "DELETE FROM settings WHERE key = ?";
+  private static final String INSERT = "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)";
+
+  private final Pool pool;
+
+  public SettingsStore(Pool pool) {
+    this.pool = pool;
+  }
+
+  public Future<Map<String, String>> all() {
+    return Sql.rows(pool, ALL, Tuple.tuple()).map(rows -> {
+      Map<String, String> out = new LinkedHashMap<>();
+      rows.forEach(r -> out.put(r.getString("key"), r.getString("value")));
+      return out;
+    });
+  }
+
+  /** Stores each value; a null value clears the key. */
+  public Future<Void> put(Map<String, String> values) {
+    return pool.withTransaction(conn -> {
+      Future<Void> chain = Future.succeededFuture();
+      String now = Timestamps.now();
+      for (Map.Entry<String, String> e : values.entrySet()) {
+        chain = chain.compose(v -> Sql.update(conn, DELETE, Tuple.of(e.getKey())).mapEmpty());
+        if (e.getValue() != null) {
+          chain = chain.compose(v -> Sql.update(conn, INSERT, Tuple.of(e.getKey(), e.getValue(), now)).mapEmpty());
+        }
+      }
+      return chain;
+    });
+  }
+
+  /** Returns the stored value, storing {@code candidate} first when the key is absent. */
+  public Future<String> getOrCreate(String key, String candidate) {
+    return all().compose(all -> {
+      String existing = all.get(key);
+      if (existing != null) {
+        return Future.succeededFuture(existing);
+      }
+      return Sql.update(pool, INSERT, Tuple.of(key, candidate, Timestamps.now())).map(n -> candidate);
+    });
+  }
+}

@@ -1,0 +1,62 @@
+package dev.svc.server.store;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Runs prepared statements and maps rows to JSON objects keyed by lower-case column names. */
+final class Sql {
+
+  private Sql() {
+  }
+
+  static Future<List<JsonObject>> rows(SqlClient client, String sql, Tuple params) {
+    return client.preparedQuery(sql).execute(params).map(Sql::toJson);
+  }
+
+  static Future<Optional<JsonObject>> row(SqlClient client, String sql, Tuple params) {
+    return rows(client, sql, params).map(list -> list.isEmpty() ? Optional.empty() : Optional.of(list.get(0)));
+  }
+
+  static Future<Integer> update(SqlClient client, String sql, Tuple params) {
+    return client.preparedQuery(sql).execute(params).map(RowSet::rowCount);
+  }
+
+  static Future<Long> count(SqlClient client, String sql, Tuple params) {
+    return client.preparedQuery(sql).execute(params).map(rs -> {
+      Row row = rs.iterator().next();
+      Object value = row.getValue(0);
+      return value == null ? 0L : ((Number) value).longValue();
+    });
+  }
+
+  static List<JsonObject> toJson(RowSet<Row> rows) {
+    List<JsonObject> out = new ArrayList<>();
+    for (Row row : rows) {
+      JsonObject json = new JsonObject();
+      for (int i = 0; i < row.size(); i++) {
+        json.put(row.getColumnName(i).toLowerCase(java.util.Locale.ROOT), row.getValue(i));
+      }
+      out.add(json);
+    }
+    return out;
+  }
+
+  /** A SQL boolean stored as INTEGER 0/1. */
+  static int flag(boolean value) {
+    return value ? 1 : 0;
+  }
+
+  static boolean isTrue(Object value) {
+    if (value instanceof Number) {
+      return ((Number) value).intValue() != 0;
+    }
+    return Boolean.TRUE.equals(value) || "1".equals(value) || "true".equals(value);
+  }
+}

@@ -1,0 +1,97 @@
+package dev.svc.server.tls;
+
+import dev.svc.core.tls.CertificateAuthority;
+import dev.svc.core.tls.ServerCertificate;
+import dev.svc.server.ServerConfig;
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The server's TLS material: the CA under {@code <home>/certs} (created on first launch), the
+ * server certificate (reused, or renewed when near expiry) or custom --tls-cert/--tls-key, and the
+ * CA that agents' client certificates must chain to (--tls-ca overrides it). Blocking: call it
+ * before the event loop serves.
+ */
+public final class ServerTls {
+
+  public static final Duration RENEW_BEFORE = Duration.ofDays(30);
+
+  private final CertificateAuthority ca;
+  private final CertificateAuthority clientCa;
+  private final String certPem;
+  private final String keyPem;
+  private final String description;
+
+  private ServerTls(CertificateAuthority ca, CertificateAuthority clientCa, String certPem, String keyPem, String description) {
+    this.ca = ca;
+    this.clientCa = clientCa;
+    this.certPem = certPem;
+    this.keyPem = keyPem;
+    this.description = description;
+  }
+
+  public static ServerTls prepare(ServerConfig config) {
+    Path certs = config.home().certs();
+    CertificateAuthority ca = CertificateAuthority.loadOrCreate(certs);
+    CertificateAuthority clientCa = ca;
+    if (config.tlsCa() != null) {
+      Path key = config.tlsCa().resolveSibling("ca-key.pem");
+      clientCa = Files.isRegularFile(key) && !config.tlsCa().equals(ca.caFile())
+          ? CertificateAuthority.load(config.tlsCa(), key) : CertificateAuthority.trustOnly(config.tlsCa());
+    }
+    if (config.tlsCert() != null || config.tlsKey() != null) {
+      if (config.tlsCert() == null || config.tlsKey() == null) {
+        throw new IllegalArgumentException("--tls-cert and --tls-key must be given together");
+      }
+      return new ServerTls(ca, clientCa, read(config.tlsCert()), read(config.tlsKey()),
+          "custom certificate " + config.tlsCert());
+    }
+    ServerCertificate server = ca.ensureServerCertificate(certs, ServerCertificate.defaultSans(config.sans()), RENEW_BEFORE);
+    return new ServerTls(ca, clientCa, server.certificatePem(), server.privateKeyPem(),
+        "server certificate " + server.certFile() + " (" + server.status().name().toLowerCase(java.util.Locale.ROOT)
+            + ", valid until " + server.notAfter() + ")");
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + file, e);
+    }
+  }
+
+  /** Options for the HTTPS listener: a client certificate is requested, not required (browsers share the port). */
+  public HttpServerOptions apply(HttpServerOptions options) {
+    return options.setSsl(true)
+        .setKeyCertOptions(new PemKeyCertOptions().setCertValue(io.vertx.core.buffer.Buffer.buffer(certPem))
+            .setKeyValue(io.vertx.core.buffer.Buffer.buffer(keyPem)))
+        .setTrustOptions(new PemTrustOptions().addCertValue(io.vertx.core.buffer.Buffer.buffer(clientCa.certificatePem())))
+        .setClientAuth(ClientAuth.REQUEST);
+  }
+
+  /** The CA that issues agent certificates and whose fingerprint is printed. */
+  public CertificateAuthority ca() {
+    return ca;
+  }
+
+  /** The CA agents' client certificates must chain to. */
+  public CertificateAuthority clientCa() {
+    return clientCa;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  public static Set<String> sans(ServerConfig config) {
+    return ServerCertificate.defaultSans(config.sans());
+  }
+}
