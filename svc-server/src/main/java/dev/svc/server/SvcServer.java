@@ -37,10 +37,11 @@ public final class SvcServer {
   private static final Logger LOG = LoggerFactory.getLogger(SvcServer.class);
 
   /** A started server. */
-  public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database) {
+  public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database,
+      List<String> routes) {
+    /** Closing Vert.x closes the HTTP servers and the database pool with it. */
     public Future<Void> close() {
-      Future<Void> db = database == null ? Future.succeededFuture() : database.close();
-      return db.transform(ar -> vertx.close());
+      return vertx.close();
     }
   }
 
@@ -66,7 +67,8 @@ public final class SvcServer {
       return router;
     };
     return listen(vertx, routes, options(config, tls))
-        .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), null));
+        .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), null,
+            ApiRouter.describe(routes.get())));
   }
 
   private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls) {
@@ -83,12 +85,13 @@ public final class SvcServer {
             new EventLog(db.pool(), vertx.eventBus()), settings, engines, guard, clientCa, tls != null, db.schemaVersion());
         ResultsIndexer indexer = new ResultsIndexer(vertx, api.results(), config.home().results());
         Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
-        Supplier<Router> routes = () -> ApiRouter.create(api, downloads, dir -> indexer.index(Path.of(dir == null
-            ? config.resultsDir().toString() : dir)));
+        Supplier<Router> routes = () -> ApiRouter.create(api, downloads,
+            dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir)));
         return settings.get(GlobalSettings.RESULTS_DIR)
             .compose(dir -> indexer.index(SvcHome.expand(dir)))
             .compose(v -> listen(vertx, routes, options(config, tls)))
-            .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db));
+            .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db,
+                ApiRouter.describe(routes.get())));
       }).onFailure(err -> db.close());
     });
   }

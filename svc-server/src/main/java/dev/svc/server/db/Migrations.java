@@ -61,6 +61,16 @@ public final class Migrations {
   }
 
   private static int run(Connection connection, Integer upTo) throws Exception {
+    boolean autoCommit = connection.getAutoCommit();
+    try {
+      return runLiquibase(connection, upTo);
+    } finally {
+      // Liquibase leaves auto-commit off; later statements on this connection would never commit.
+      connection.setAutoCommit(autoCommit);
+    }
+  }
+
+  private static int runLiquibase(Connection connection, Integer upTo) throws Exception {
     int before = appliedCount(connection);
     Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
     Map<String, Object> scope = new HashMap<>();

@@ -7,6 +7,7 @@ import dev.svc.core.domain.AgentStatus;
 import dev.svc.core.events.EventType;
 import dev.svc.core.tls.IssuedCertificate;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,19 +30,22 @@ final class AgentRoutes {
   }
 
   void mount(Router router, BodyHandler body, BodyHandler largeBody) {
-    router.post("/api/v1/agents/register").handler(body).handler(Handlers.async(this::register));
-    router.post("/api/v1/agents/certificate").handler(body).handler(Handlers.async(this::certificate));
+    Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenHashExists);
+    router.post("/api/v1/agents/register").handler(body).handler(precheck).handler(Handlers.async(this::register));
+    router.post("/api/v1/agents/certificate").handler(body).handler(precheck).handler(Handlers.async(this::certificate));
     router.post("/api/v1/agents/test").handler(body).handler(Handlers.async(this::createTestAgent));
+    router.post("/api/v1/agents").handler(body).handler(Handlers.async(this::provision));
     router.get("/api/v1/agents").handler(Handlers.async(this::list));
     router.get("/api/v1/agents/:id").handler(Handlers.async(this::get));
     router.patch("/api/v1/agents/:id").handler(body).handler(Handlers.async(this::patch));
     router.delete("/api/v1/agents/:id").handler(Handlers.async(this::delete));
-    router.post("/api/v1/agents/:id/heartbeat").handler(body).handler(Handlers.async(this::heartbeat));
+    router.post("/api/v1/agents/:id/heartbeat").handler(body).handler(precheck).handler(Handlers.async(this::heartbeat));
     router.post("/api/v1/agents/:id/rotate-token").handler(body).handler(Handlers.async(this::rotateToken));
     router.get("/api/v1/agents/:id/settings").handler(Handlers.async(this::getSettings));
     router.put("/api/v1/agents/:id/settings").handler(body).handler(Handlers.async(this::putSettings));
     router.post("/api/v1/agents/:id/cleanup").handler(body).handler(Handlers.async(this::cleanup));
-    router.post("/api/v1/agents/:id/results").handler(largeBody).handler(Handlers.async(this::submitResult));
+    router.post("/api/v1/agents/:id/results").handler(largeBody).handler(precheck)
+        .handler(Handlers.async(this::submitResult));
   }
 
   // --- registration and heartbeat (the agent protocol) ---
@@ -343,6 +347,30 @@ final class AgentRoutes {
       Replies.json(ctx, 201, Views.agent(agent, s));
       return null;
     }));
+  }
+
+  /**
+   * Provisions an agent before it first registers: the server issues its token (shown once), so a
+   * server with a global token can enrol agents that never see the global token.
+   */
+  private Future<?> provision(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String name = limit("name", Body.of(ctx).requireString("name"), 255);
+    return api.agents().byName(name).compose(existing -> {
+      if (existing.isPresent()) {
+        throw ApiError.conflict("An agent named '" + name + "' already exists; rotate its token instead");
+      }
+      String id = Ids.newId();
+      String token = Ids.newToken();
+      JsonObject fields = new JsonObject().put("id", id).put("name", name).put("hostname", name)
+          .put("port", 8090).put("status", "provisioned").put("is_test_agent", false)
+          .put("token_hash", Tokens.sha256Hex(token)).put("token_prefix", Tokens.prefix(token));
+      return api.agents().insert(fields).map(v -> {
+        Replies.json(ctx, 201, new JsonObject().put("agent_id", id).put("name", name).put("token", token)
+            .put("token_prefix", Tokens.prefix(token)));
+        return null;
+      });
+    });
   }
 
   private Future<?> rotateToken(RoutingContext ctx) {

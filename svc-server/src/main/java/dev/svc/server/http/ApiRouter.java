@@ -35,6 +35,19 @@ public final class ApiRouter {
     return router;
   }
 
+  /** Every route of a router as "METHOD path" (path parameters as {name}), for the OpenAPI check. */
+  public static java.util.List<String> describe(Router router) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    for (io.vertx.ext.web.Route route : router.getRoutes()) {
+      if (route.getPath() == null || route.methods() == null || route.methods().isEmpty()) {
+        continue;
+      }
+      String path = route.getPath().replaceAll(":([A-Za-z_]+)", "{$1}");
+      route.methods().forEach(m -> out.add(m.name() + " " + path));
+    }
+    return out;
+  }
+
   private static void unmatched(io.vertx.ext.web.RoutingContext ctx, int status, String prefix) {
     if (ctx.request().path().startsWith("/api/")) {
       Replies.error(ctx, status, prefix + ctx.request().method() + " " + ctx.request().path());

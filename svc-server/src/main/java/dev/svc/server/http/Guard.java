@@ -1,5 +1,7 @@
 package dev.svc.server.http;
 
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -89,6 +91,44 @@ public final class Guard {
       throw ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'");
     }
     csrf(ctx);
+  }
+
+  /**
+   * The first check of an agent endpoint, before its body is read: with a global token set, a
+   * request without credentials is 401 and one whose bearer token neither is the global token nor
+   * belongs to any agent is 403. The exact agent's token is checked later by {@link #agent}.
+   */
+  public Handler<RoutingContext> agentPrecheck(java.util.function.Function<String, Future<Boolean>> tokenHashExists) {
+    return ctx -> {
+      String bearer;
+      try {
+        bearer = bearer(ctx);
+      } catch (ApiError e) {
+        ctx.fail(e);
+        return;
+      }
+      if (globalToken == null || (bearer != null && isGlobalToken(bearer))) {
+        ctx.next();
+        return;
+      }
+      if (bearer == null) {
+        if (sessions.read(ctx).map(Sessions.Session::authenticated).orElse(false)) {
+          ctx.next();
+        } else {
+          ctx.fail(ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'"));
+        }
+        return;
+      }
+      tokenHashExists.apply(Tokens.sha256Hex(bearer)).onComplete(ar -> {
+        if (ar.failed()) {
+          ctx.fail(ar.cause());
+        } else if (ar.result()) {
+          ctx.next();
+        } else {
+          ctx.fail(ApiError.forbidden("Invalid token"));
+        }
+      });
+    };
   }
 
   /** A browser-style state change without a validated bearer token must carry its session's CSRF token. */

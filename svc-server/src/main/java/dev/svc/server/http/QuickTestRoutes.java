@@ -9,6 +9,7 @@ import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.Verdict;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -36,8 +37,9 @@ final class QuickTestRoutes {
     router.get("/api/v1/quicktest/engine-formats").handler(Handlers.async(this::engineFormats));
     router.get("/api/v1/quicktest/:id").handler(Handlers.async(this::get));
     router.get("/api/v1/quicktest/:id/logs").handler(Handlers.async(this::logs));
-    router.post("/api/v1/quicktest/:id/logs").handler(body).handler(Handlers.async(this::postLogs));
-    router.post("/api/v1/quicktest/:id/status").handler(body).handler(Handlers.async(this::postStatus));
+    Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenHashExists);
+    router.post("/api/v1/quicktest/:id/logs").handler(body).handler(precheck).handler(Handlers.async(this::postLogs));
+    router.post("/api/v1/quicktest/:id/status").handler(body).handler(precheck).handler(Handlers.async(this::postStatus));
     router.post("/api/v1/quicktest/:id/cancel").handler(body).handler(Handlers.async(this::cancel));
   }
 
@@ -56,7 +58,9 @@ final class QuickTestRoutes {
     if (path.chars().anyMatch(c -> c < 0x20)) {
       throw ApiError.badRequest("Field '" + field + "' must not contain control characters");
     }
-    for (String segment : path.split("[/\\\\]")) {
+    // percent-encoded dots and separators count too: "%2e%2e%2f" is "../" to anything that URL-decodes the path
+    String decoded = path.replaceAll("(?i)%2e", ".").replaceAll("(?i)%2f|%5c", "/");
+    for (String segment : decoded.split("[/\\\\]")) {
       if (segment.equals("..")) {
         throw ApiError.badRequest("Field '" + field + "' must not contain '..' segments");
       }

@@ -43,7 +43,7 @@ final class Views {
         .put("token_prefix", row.getString("token_prefix"))
         .put("deleted", row.getString("deleted_at") != null);
     if (settings != null) {
-      out.put("settings", new JsonObject(Map.copyOf(settings)));
+      out.put("settings", new JsonObject(new java.util.LinkedHashMap<>(settings)));
     }
     return out;
   }

@@ -18,6 +18,7 @@ public final class AgentStore {
   private static final String BY_ID = "SELECT * FROM agents WHERE id = ? AND" + LIVE;
   private static final String BY_ID_ANY = "SELECT * FROM agents WHERE id = ?";
   private static final String BY_NAME = "SELECT * FROM agents WHERE name = ? AND" + LIVE + "ORDER BY registered_at LIMIT 1";
+  private static final String BY_TOKEN_HASH = "SELECT id FROM agents WHERE token_hash = ? AND" + LIVE + "LIMIT 1";
   private static final String ALL = "SELECT * FROM agents WHERE" + LIVE + "ORDER BY name, id";
   private static final String INSERT = "INSERT INTO agents (id, name, hostname, port, gpu_info, gpu_count, cpu_info, cpu_arch,"
       + " ram_gb, environment_type, fingerprint, agent_version, hardware_details, capabilities, status, is_test_agent,"
@@ -49,6 +50,11 @@ public final class AgentStore {
     return Sql.row(pool, BY_ID_ANY, Tuple.of(id));
   }
 
+  /** Whether some live agent holds the token with this hash. */
+  public Future<Boolean> tokenHashExists(String hash) {
+    return Sql.row(pool, BY_TOKEN_HASH, Tuple.of(hash)).map(Optional::isPresent);
+  }
+
   public Future<Optional<JsonObject>> byName(String name) {
     return Sql.row(pool, BY_NAME, Tuple.of(name));
   }
@@ -73,7 +79,7 @@ public final class AgentStore {
         .addValue(a.getString("capabilities")).addValue(a.getString("status"))
         .addValue(Sql.flag(a.getBoolean("is_test_agent", false)))
         .addValue(a.getString("token_hash")).addValue(a.getString("token_prefix"))
-        .addValue(now).addValue(a.getBoolean("is_test_agent", false) ? null : now);
+        .addValue(now).addValue(a.getBoolean("is_test_agent", false) || "provisioned".equals(a.getString("status")) ? null : now);
     return Sql.update(pool, INSERT, t).mapEmpty();
   }
 

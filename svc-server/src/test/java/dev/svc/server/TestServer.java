@@ -1,0 +1,213 @@
+package dev.svc.server;
+
+import dev.svc.core.home.SvcHome;
+import dev.svc.core.tls.CertificateAuthority;
+import dev.svc.core.tls.IssuedKeyPair;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A real svc server started in-process on 127.0.0.1 and an ephemeral port, with HTTP clients for it. */
+public final class TestServer implements AutoCloseable {
+
+  /** How to start the server; defaults: HTTPS with the generated CA, no auth token, SQLite in the home. */
+  public static final class Options {
+    String authToken;
+    boolean insecure;
+    boolean legacy;
+    Path resultsDir;
+    Path tlsCa;
+    String dbUrl;
+    Path appHome;
+    Map<String, String> environment = new HashMap<>();
+
+    public Options authToken(String token) {
+      this.authToken = token;
+      return this;
+    }
+
+    public Options insecure() {
+      this.insecure = true;
+      return this;
+    }
+
+    public Options legacy() {
+      this.legacy = true;
+      return this;
+    }
+
+    public Options resultsDir(Path dir) {
+      this.resultsDir = dir;
+      return this;
+    }
+
+    public Options tlsCa(Path ca) {
+      this.tlsCa = ca;
+      return this;
+    }
+
+    public Options dbUrl(String url) {
+      this.dbUrl = url;
+      return this;
+    }
+
+    public Options appHome(Path dir) {
+      this.appHome = dir;
+      return this;
+    }
+
+    public Options env(String key, String value) {
+      this.environment.put(key, value);
+      return this;
+    }
+  }
+
+  private final Vertx vertx;
+  private final SvcServer.Running running;
+  private final SvcHome home;
+  private final List<WebClient> clients = new ArrayList<>();
+  private final WebClient client;
+
+  private TestServer(Vertx vertx, SvcServer.Running running, SvcHome home) {
+    this.vertx = vertx;
+    this.running = running;
+    this.home = home;
+    this.client = newClient(null);
+  }
+
+  public static TestServer start(Path homeDir) {
+    return start(homeDir, new Options());
+  }
+
+  public static TestServer start(Path homeDir, Options o) {
+    SvcHome home = new SvcHome(homeDir);
+    ServerConfig config = new ServerConfig("127.0.0.1", 0,
+        o.resultsDir != null ? o.resultsDir : homeDir.resolve("results-dir"),
+        false, o.legacy, o.insecure, null, null, o.tlsCa, o.authToken, home, o.dbUrl, List.of(), o.appHome,
+        o.environment);
+    Vertx vertx = Vertx.vertx();
+    try {
+      return new TestServer(vertx, SvcServer.start(vertx, config).await(), home);
+    } catch (Exception e) {
+      vertx.close().await();
+      throw new IllegalStateException("Test server did not start: " + e.getMessage(), e);
+    }
+  }
+
+  public SvcServer.Running running() {
+    return running;
+  }
+
+  public SvcHome home() {
+    return home;
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public int port() {
+    return running.port();
+  }
+
+  public boolean tls() {
+    return running.tls();
+  }
+
+  public String baseUrl() {
+    return (tls() ? "https" : "http") + "://localhost:" + port();
+  }
+
+  /** A client that trusts the server's CA and presents no client certificate. */
+  public WebClient client() {
+    return client;
+  }
+
+  /** A client that presents the given certificate and key (PEM). */
+  public WebClient clientWithCertificate(String certPem, String keyPem) {
+    return newClient(new PemKeyCertOptions().setCertValue(Buffer.buffer(certPem)).setKeyValue(Buffer.buffer(keyPem)));
+  }
+
+  /** A client with a fresh agent certificate issued by the server's CA. */
+  public WebClient agentClient(String agentName) {
+    IssuedKeyPair issued = CertificateAuthority.loadOrCreate(home.certs()).issueClientKeyPair(agentName);
+    return clientWithCertificate(issued.certificatePem(), issued.privateKeyPem());
+  }
+
+  private WebClient newClient(PemKeyCertOptions keyCert) {
+    WebClientOptions options = new WebClientOptions().setDefaultHost("localhost").setDefaultPort(port())
+        .setSsl(tls()).setConnectTimeout(5000).setIdleTimeout(30);
+    if (tls()) {
+      options.setTrustOptions(new PemTrustOptions().addCertPath(home.certs().resolve("ca.pem").toString()));
+      if (keyCert != null) {
+        options.setKeyCertOptions(keyCert);
+      }
+    }
+    WebClient c = WebClient.create(vertx, options);
+    clients.add(c);
+    return c;
+  }
+
+  /** Sends a request and waits for the response (call from the test thread, never an event loop). */
+  public static HttpResponse<Buffer> send(WebClient client, HttpMethod method, String path, String token, Object body) {
+    return send(client, method, path, token, body, MultiMap.caseInsensitiveMultiMap());
+  }
+
+  public static HttpResponse<Buffer> send(WebClient client, HttpMethod method, String path, String token, Object body,
+      MultiMap headers) {
+    HttpRequest<Buffer> request = client.request(method, path).putHeaders(headers);
+    if (token != null) {
+      request.bearerTokenAuthentication(token);
+    }
+    try {
+      if (body == null) {
+        return request.send().await();
+      }
+      Buffer buffer = body instanceof Buffer ? (Buffer) body
+          : body instanceof JsonObject ? ((JsonObject) body).toBuffer() : Buffer.buffer(body.toString());
+      request.putHeader("Content-Type", "application/json");
+      return request.sendBuffer(buffer).await();
+    } catch (Exception e) {
+      throw new IllegalStateException(method + " " + path + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  public HttpResponse<Buffer> get(String path) {
+    return send(client, HttpMethod.GET, path, null, null);
+  }
+
+  public HttpResponse<Buffer> get(String path, String token) {
+    return send(client, HttpMethod.GET, path, token, null);
+  }
+
+  public HttpResponse<Buffer> post(String path, Object body) {
+    return send(client, HttpMethod.POST, path, null, body);
+  }
+
+  public HttpResponse<Buffer> post(String path, String token, Object body) {
+    return send(client, HttpMethod.POST, path, token, body);
+  }
+
+  public HttpResponse<Buffer> put(String path, String token, Object body) {
+    return send(client, HttpMethod.PUT, path, token, body);
+  }
+
+  @Override
+  public void close() {
+    clients.forEach(WebClient::close);
+    running.close().await();
+  }
+}
