@@ -1,5 +1,7 @@
 package dev.svc.engines;
 
+import dev.svc.core.WireNames;
+
 import java.util.Optional;
 
 /** The on-disk formats a model can come in, named as they are on the wire and in engines.yaml. */

@@ -1,5 +1,7 @@
 package dev.svc.engines;
 
+import dev.svc.core.WireNames;
+
 import java.util.Locale;
 import java.util.Optional;
 

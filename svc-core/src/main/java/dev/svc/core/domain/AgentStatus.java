@@ -1,5 +1,6 @@
 package dev.svc.core.domain;
 
+import dev.svc.core.WireNames;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -24,14 +25,6 @@ public enum AgentStatus {
   }
 
   public static Optional<AgentStatus> parse(String value) {
-    if (value == null) {
-      return Optional.empty();
-    }
-    for (AgentStatus s : values()) {
-      if (s.wireName().equals(value)) {
-        return Optional.of(s);
-      }
-    }
-    return Optional.empty();
+    return WireNames.parseExact(values(), value, AgentStatus::wireName);
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.core.domain;
 
+import dev.svc.core.WireNames;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Optional;
@@ -47,14 +48,6 @@ public enum CampaignStatus {
   }
 
   public static Optional<CampaignStatus> parse(String value) {
-    if (value == null) {
-      return Optional.empty();
-    }
-    for (CampaignStatus s : values()) {
-      if (s.wireName().equals(value)) {
-        return Optional.of(s);
-      }
-    }
-    return Optional.empty();
+    return WireNames.parseExact(values(), value, CampaignStatus::wireName);
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.core.domain;
 
+import dev.svc.core.WireNames;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Optional;
@@ -44,14 +45,6 @@ public enum QuickTestStatus {
   }
 
   public static Optional<QuickTestStatus> parse(String value) {
-    if (value == null) {
-      return Optional.empty();
-    }
-    for (QuickTestStatus s : values()) {
-      if (s.wireName().equals(value)) {
-        return Optional.of(s);
-      }
-    }
-    return Optional.empty();
+    return WireNames.parseExact(values(), value, QuickTestStatus::wireName);
   }
 }

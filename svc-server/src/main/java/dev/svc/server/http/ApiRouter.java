@@ -1,9 +1,10 @@
 package dev.svc.server.http;
 
 import dev.svc.server.packaging.Downloads;
+import io.vertx.core.Future;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** The REST API under /api/v1: every route, the body limits and the JSON failure handling. */
 public final class ApiRouter {
@@ -14,12 +15,18 @@ public final class ApiRouter {
   private ApiRouter() {
   }
 
-  public static Router create(ApiContext api, Downloads downloads, Consumer<String> resultsDirChanged) {
+  public static Router create(ApiContext api, Downloads downloads, Function<String, Future<?>> resultsDirChanged) {
     Router router = Router.router(api.vertx());
     BodyHandler body = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
     BodyHandler largeBody = BodyHandler.create(false).setBodyLimit(RESULT_BODY_LIMIT);
     router.route("/api/*").handler(ctx -> {
       ctx.response().putHeader("X-Content-Type-Options", "nosniff");
+      try {
+        ctx.request().params(); // decode the query once here: a broken escape (?page=%zz) is the client's fault
+      } catch (IllegalArgumentException e) {
+        Replies.error(ctx, 400, "Malformed query string");
+        return;
+      }
       ctx.next();
     });
     new SystemRoutes(api).mount(router, body);
@@ -30,6 +37,7 @@ public final class ApiRouter {
     new SettingsRoutes(api, resultsDirChanged).mount(router, body);
     new DownloadRoutes(api, downloads).mount(router);
     router.route("/api/*").failureHandler(new ApiFailureHandler());
+    router.errorHandler(400, ctx -> unmatched(ctx, 400, "Bad request: "));
     router.errorHandler(404, ctx -> unmatched(ctx, 404, "Not found: "));
     router.errorHandler(405, ctx -> unmatched(ctx, 405, "Method not allowed: "));
     return router;
@@ -53,7 +61,7 @@ public final class ApiRouter {
       Replies.error(ctx, status, prefix + ctx.request().method() + " " + ctx.request().path());
     } else if (!ctx.response().ended()) {
       ctx.response().setStatusCode(status).putHeader("Content-Type", "text/plain; charset=utf-8")
-          .end(status == 404 ? "Not found\n" : "Method not allowed\n");
+          .end(status == 404 ? "Not found\n" : status == 400 ? "Bad request\n" : "Method not allowed\n");
     }
   }
 }

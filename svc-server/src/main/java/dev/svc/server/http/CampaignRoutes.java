@@ -274,18 +274,12 @@ final class CampaignRoutes {
   private Future<?> logs(RoutingContext ctx) {
     api.guard().global(ctx);
     String id = ctx.pathParam("id");
-    String afterParam = ctx.request().getParam("after");
-    if (afterParam != null && !afterParam.isEmpty() && !afterParam.matches("\\d{1,18}")) {
-      throw ApiError.badRequest("Query parameter 'after' must be a non-negative integer");
-    }
-    long after = afterParam == null || afterParam.isEmpty() ? 0 : Long.parseLong(afterParam);
+    long after = Pagination.afterCursor(ctx);
     return api.campaigns().byId(id).compose(found -> {
       found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
       return api.campaigns().logs(id, after, 10_000);
     }).map(rows -> {
-      JsonArray lines = new JsonArray();
-      rows.forEach(r -> lines.add(Views.logLine(r)));
-      Replies.ok(ctx, new JsonObject().put("lines", lines));
+      Replies.ok(ctx, Views.logLines(rows));
       return null;
     });
   }

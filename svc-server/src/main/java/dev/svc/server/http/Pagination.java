@@ -37,6 +37,18 @@ public final class Pagination {
     return value;
   }
 
+  /** The {@code after} cursor of incremental log reads: the last line id the client has, 0 by default. */
+  public static long afterCursor(RoutingContext ctx) {
+    String raw = ctx.request().getParam("after");
+    if (raw == null || raw.isEmpty()) {
+      return 0;
+    }
+    if (!raw.matches("\\d{1,18}")) {
+      throw ApiError.badRequest("Query parameter 'after' must be a non-negative integer");
+    }
+    return Long.parseLong(raw);
+  }
+
   public int page() {
     return page;
   }

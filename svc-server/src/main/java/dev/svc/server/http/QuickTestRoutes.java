@@ -137,21 +137,11 @@ final class QuickTestRoutes {
 
   private Future<?> logs(RoutingContext ctx) {
     api.guard().global(ctx);
-    String afterParam = ctx.request().getParam("after");
-    long after = 0;
-    if (afterParam != null && !afterParam.isEmpty()) {
-      if (!afterParam.matches("\\d{1,18}")) {
-        throw ApiError.badRequest("Query parameter 'after' must be a non-negative integer");
-      }
-      after = Long.parseLong(afterParam);
-    }
-    long afterId = after;
+    long afterId = Pagination.afterCursor(ctx);
     return requireTest(ctx.pathParam("id"))
         .compose(test -> api.tests().logs(test.getString("id"), afterId, 10_000))
         .map(rows -> {
-          JsonArray lines = new JsonArray();
-          rows.forEach(r -> lines.add(Views.logLine(r)));
-          Replies.ok(ctx, new JsonObject().put("lines", lines));
+          Replies.ok(ctx, Views.logLines(rows));
           return null;
         });
   }

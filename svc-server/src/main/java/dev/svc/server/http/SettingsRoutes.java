@@ -10,16 +10,16 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** Global settings and the model catalog. */
 final class SettingsRoutes {
 
   private final ApiContext api;
   private final ModelCatalog catalog;
-  private final Consumer<String> resultsDirChanged;
+  private final Function<String, Future<?>> resultsDirChanged;
 
-  SettingsRoutes(ApiContext api, Consumer<String> resultsDirChanged) {
+  SettingsRoutes(ApiContext api, Function<String, Future<?>> resultsDirChanged) {
     this.api = api;
     this.catalog = new ModelCatalog(api.vertx());
     this.resultsDirChanged = resultsDirChanged;
@@ -42,12 +42,15 @@ final class SettingsRoutes {
   private Future<?> put(RoutingContext ctx) {
     api.guard().global(ctx);
     JsonObject body = Body.of(ctx).json();
-    return api.settings().update(body).map(json -> {
-      if (body.containsKey(GlobalSettings.RESULTS_DIR)) {
-        resultsDirChanged.accept(json.getJsonObject(GlobalSettings.RESULTS_DIR).getString("value"));
-      }
-      Replies.ok(ctx, json);
-      return null;
+    return api.settings().update(body).compose(json -> {
+      // A new results directory is indexed before the reply, so its results are listed at once.
+      Future<?> indexed = body.containsKey(GlobalSettings.RESULTS_DIR)
+          ? resultsDirChanged.apply(json.getJsonObject(GlobalSettings.RESULTS_DIR).getString("value"))
+          : Future.succeededFuture();
+      return indexed.map(v -> {
+        Replies.ok(ctx, json);
+        return null;
+      });
     });
   }
 

@@ -96,6 +96,7 @@ final class Views {
         .put("description", row.getString("description"))
         .put("agent_id", row.getString("agent_id"))
         .put("agent_name", row.getString("agent_name"))
+        .put("agent_deleted", row.getString("agent_deleted_at") != null)
         .put("config", parseObject(row.getString("config")))
         .put("status", row.getString("status"))
         .put("total_runs", row.getValue("total_runs"))
@@ -107,9 +108,14 @@ final class Views {
         .put("completed_at", row.getString("completed_at"));
   }
 
-  static JsonObject logLine(JsonObject row) {
-    return new JsonObject().put("id", row.getValue("id")).put("created_at", row.getString("created_at"))
-        .put("line", row.getString("line"));
+  /** Stored log lines as {@code {"lines": [{"id","created_at","line"}]}}. */
+  static JsonObject logLines(java.util.List<JsonObject> rows) {
+    JsonArray lines = new JsonArray();
+    for (JsonObject row : rows) {
+      lines.add(new JsonObject().put("id", row.getValue("id")).put("created_at", row.getString("created_at"))
+          .put("line", row.getString("line")));
+    }
+    return new JsonObject().put("lines", lines);
   }
 
   static boolean flag(Object value) {

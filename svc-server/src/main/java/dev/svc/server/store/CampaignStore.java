@@ -12,7 +12,7 @@ import java.util.Optional;
 /** Campaigns, their status moves and their stored log lines. */
 public final class CampaignStore {
 
-  private static final String SELECT = "SELECT c.*, a.name AS agent_name FROM campaigns c LEFT JOIN agents a ON a.id = c.agent_id";
+  private static final String SELECT = "SELECT c.*, a.name AS agent_name, a.deleted_at AS agent_deleted_at FROM campaigns c LEFT JOIN agents a ON a.id = c.agent_id";
   private static final String BY_ID = SELECT + " WHERE c.id = ?";
   private static final String INSERT = "INSERT INTO campaigns (id, name, description, agent_id, config, status, total_runs,"
       + " succeeded, failed, skipped, created_at) VALUES (?,?,?,?,?,?,?,0,0,0,?)";

@@ -15,9 +15,13 @@ public final class ResultStore {
       + " agent_id, command_id, created_at";
   private static final String INSERT = "INSERT INTO results (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
   private static final String INSERT_SCANNED = INSERT + " ON CONFLICT (source_path) DO NOTHING";
-  private static final String BY_ID = "SELECT " + COLUMNS + " FROM results WHERE id = ?";
-  private static final String BY_COMMAND = "SELECT " + COLUMNS + " FROM results WHERE command_id = ?";
-  private static final String DELETE = "DELETE FROM results WHERE id = ?";
+  private static final String LIVE = " deleted_at IS NULL";
+  private static final String BY_ID = "SELECT " + COLUMNS + " FROM results WHERE id = ? AND" + LIVE;
+  private static final String BY_COMMAND = "SELECT " + COLUMNS + " FROM results WHERE command_id = ? AND" + LIVE;
+  private static final String DELETE = "DELETE FROM results WHERE id = ? AND source_path IS NULL AND" + LIVE;
+  /** A result indexed from a file stays as a tombstone, so the next scan does not bring it back. */
+  private static final String TOMBSTONE = "UPDATE results SET deleted_at = ?, data = NULL WHERE id = ?"
+      + " AND source_path IS NOT NULL AND" + LIVE;
   private static final String UNLINK_TEST = "UPDATE quick_tests SET result_id = NULL WHERE result_id = ?";
 
   private final Pool pool;
@@ -58,6 +62,7 @@ public final class ResultStore {
   public Future<Page> list(String model, String engine, String suite, String agentId, String since, String until,
       int limit, int offset) {
     Filters f = new Filters()
+        .always("deleted_at IS NULL")
         .where("model = ?", model)
         .where("engine = ?", engine)
         .where("suite_name = ?", suite)
@@ -73,6 +78,8 @@ public final class ResultStore {
   public Future<Boolean> delete(String id) {
     return pool.withTransaction(conn -> Sql.update(conn, UNLINK_TEST, Tuple.of(id))
         .compose(v -> Sql.update(conn, DELETE, Tuple.of(id)))
+        .compose(deleted -> deleted > 0 ? Future.succeededFuture(deleted)
+            : Sql.update(conn, TOMBSTONE, Tuple.of(Timestamps.now(), id)))
         .map(n -> n > 0));
   }
 
@@ -83,6 +90,6 @@ public final class ResultStore {
     String marks = String.join(",", java.util.Collections.nCopies(ids.size(), "?"));
     Tuple t = Tuple.tuple();
     ids.forEach(t::addValue);
-    return Sql.rows(pool, "SELECT " + COLUMNS + " FROM results WHERE id IN (" + marks + ")", t);
+    return Sql.rows(pool, "SELECT " + COLUMNS + " FROM results WHERE id IN (" + marks + ") AND" + LIVE, t);
   }
 }

@@ -256,6 +256,9 @@ class BadInputTest {
     bodies.put("not JSON at all", "name=x&hostname=y");
     bodies.put("invalid UTF-8", Buffer.buffer(new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, '(', '"'}));
     bodies.put("empty body", "");
+    assertThat(bodyRoutes()).contains("POST /api/v1/agents/register", "POST /api/v1/agents/{id}/heartbeat",
+        "PUT /api/v1/agents/{id}/settings", "POST /api/v1/agents/{id}/results", "POST /api/v1/quicktest",
+        "POST /api/v1/quicktest/{id}/status", "POST /api/v1/campaigns", "PUT /api/v1/settings");
     for (String route : bodyRoutes()) {
       for (Map.Entry<String, Object> body : bodies.entrySet()) {
         if (body.getKey().equals("empty body") && EMPTY_BODY_OK.contains(route)) {
@@ -470,6 +473,7 @@ class BadInputTest {
 
   /** Every {id} route and method, with unknown, garbage and traversal ids → 404. */
   private void unknownIds(List<Arguments> out) {
+    assertThat(routes.stream().filter(r -> PARAM.matcher(r).find()).count()).isGreaterThanOrEqualTo(20);
     for (String route : routes) {
       if (!PARAM.matcher(route).find()) {
         continue;
@@ -730,11 +734,13 @@ class BadInputTest {
       for (String route : new LinkedHashSet<>(target.running().routes())) {
         HttpMethod method = method(route);
         String path = PARAM.matcher(template(route)).replaceAll(UNKNOWN_ID);
-        List<Object> bodies = method == HttpMethod.GET || method == HttpMethod.HEAD ? List.of("")
-            : java.util.Arrays.asList("{bad", "{}", "[]", null);
+        List<Object> bodies = method == HttpMethod.GET || method == HttpMethod.HEAD ? List.of("", "%")
+            : java.util.Arrays.asList("{bad", "{}", "[]", null, "%");
         for (Object body : bodies) {
-          String uri = body != null && body.equals("") ? path + "?page=0&per_page=abc&after=x" : path;
-          Object sent = "".equals(body) ? null : body;
+          // "" and "%" stand for no body with bad query parameters, and with a broken escape in the query
+          String uri = "".equals(body) ? path + "?page=0&per_page=abc&after=x&since=never"
+              : "%".equals(body) ? path + "?page=%zz" : path;
+          Object sent = "".equals(body) || "%".equals(body) ? null : body;
           BadInputHttp.Reply reply = http.send(method, uri, sent, headers);
           String label = route + " body=" + sent + " on " + (target == server ? "server" : "auth server")
               + " → " + reply.status();

@@ -1,0 +1,43 @@
+package dev.svc.core.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AgentSettingsTest {
+
+  @Test
+  void heartbeatIntervalMustBeAnIntegerFrom10To300() {
+    assertThat(AgentSettings.validate("heartbeat_interval_s", 9).isOk()).isFalse();
+    assertThat(AgentSettings.validate("heartbeat_interval_s", 301).isOk()).isFalse();
+    assertThat(AgentSettings.validate("heartbeat_interval_s", 45.5).isOk()).isFalse();
+    assertThat(AgentSettings.validate("heartbeat_interval_s", "abc").isOk()).isFalse();
+    assertThat(AgentSettings.validate("heartbeat_interval_s", 10).value()).isEqualTo("10");
+    assertThat(AgentSettings.validate("heartbeat_interval_s", "300").value()).isEqualTo("300");
+  }
+
+  @Test
+  void unknownKeysAreNamedInTheError() {
+    AgentSettings.Validated v = AgentSettings.validate("gpu_turbo", "on");
+    assertThat(v.isOk()).isFalse();
+    assertThat(v.error()).contains("gpu_turbo");
+  }
+
+  @Test
+  void booleansAndShareSourcesAreChecked() {
+    assertThat(AgentSettings.validate("auto_cleanup", false).value()).isEqualTo("false");
+    assertThat(AgentSettings.validate("auto_cleanup", "yes").isOk()).isFalse();
+    assertThat(AgentSettings.validate("model_share_source", "nas:/export/models").value()).isEqualTo("nas:/export/models");
+    assertThat(AgentSettings.validate("model_share_source", "/export/models").isOk()).isFalse();
+    assertThat(AgentSettings.validate("model_storage_dir", "relative/dir").isOk()).isFalse();
+  }
+
+  @Test
+  void effectiveSettingsHaveEveryKeyAsAString() {
+    Map<String, String> effective = AgentSettings.effective(Map.of("heartbeat_interval_s", "60", "bogus", "x"));
+    assertThat(effective.keySet()).containsExactlyElementsOf(AgentSettings.KEYS);
+    assertThat(effective.get("heartbeat_interval_s")).isEqualTo("60");
+    assertThat(effective.get("auto_cleanup")).isEqualTo("true");
+  }
+}

@@ -1,0 +1,153 @@
+package dev.svc.server.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.server.TestServer;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent package and build-context downloads: gzip'd tar archives whose SHA-256 the server states. */
+class DownloadsTest {
+
+  private static final byte[] AGENT_JAR = "fake agent jar".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] LIB_JAR = "fake library jar, a bit longer than the other one".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] SERVER_JAR = "fake server jar".getBytes(StandardCharsets.UTF_8);
+
+  @TempDir
+  Path temp;
+
+  private Path appHome() throws IOException {
+    Path app = temp.resolve("app");
+    Files.createDirectories(app.resolve("svc-agent/target/lib"));
+    Files.createDirectories(app.resolve("svc-server/target"));
+    Files.write(app.resolve("svc-agent/target/svc-agent.jar"), AGENT_JAR);
+    Files.write(app.resolve("svc-agent/target/lib/a.jar"), LIB_JAR);
+    Files.write(app.resolve("svc-server/target/svc-server.jar"), SERVER_JAR);
+    return app;
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Entry name → content of a gzip'd ustar archive, read block by block. */
+  private static Map<String, byte[]> untar(byte[] gzipped) throws IOException {
+    Map<String, byte[]> entries = new LinkedHashMap<>();
+    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
+      while (true) {
+        byte[] header = in.readNBytes(512);
+        assertThat(header).as("complete tar header").hasSize(512);
+        if (isZero(header)) {
+          break;
+        }
+        String name = text(header, 0, 100);
+        String prefix = text(header, 345, 155);
+        if (!prefix.isEmpty()) {
+          name = prefix + "/" + name;
+        }
+        long size = Long.parseLong(text(header, 124, 12).trim(), 8);
+        byte[] content = in.readNBytes((int) size);
+        assertThat(content).as("content of %s", name).hasSize((int) size);
+        long padding = (512 - size % 512) % 512;
+        assertThat(in.readNBytes((int) padding)).hasSize((int) padding);
+        entries.put(name, content);
+      }
+    }
+    return entries;
+  }
+
+  private static boolean isZero(byte[] block) {
+    for (byte b : block) {
+      if (b != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String text(byte[] header, int offset, int length) {
+    int end = offset;
+    while (end < offset + length && header[end] != 0) {
+      end++;
+    }
+    return new String(header, offset, end - offset, StandardCharsets.US_ASCII);
+  }
+
+  @Test
+  void agentPackageIsAGzippedTarWhoseDigestMatchesTheHeaderAndTheDigestEndpoint() throws IOException {
+    try (TestServer server = TestServer.start(temp.resolve("home"), new TestServer.Options().appHome(appHome()))) {
+      String version = server.get("/api/v1/version").bodyAsJsonObject().getString("version");
+
+      HttpResponse<Buffer> download = server.get("/api/v1/agent/package");
+
+      assertThat(download.statusCode()).isEqualTo(200);
+      byte[] body = download.body().getBytes();
+      String digest = sha256(body);
+      assertThat(download.getHeader("X-Content-SHA256")).isEqualTo(digest);
+      HttpResponse<Buffer> stated = server.get("/api/v1/agent/package/sha256");
+      assertThat(stated.statusCode()).isEqualTo(200);
+      assertThat(stated.bodyAsJsonObject().getString("sha256")).isEqualTo(digest);
+      assertThat(stated.bodyAsJsonObject().getString("filename")).endsWith(".tar.gz").contains(version);
+
+      Map<String, byte[]> entries = untar(body);
+      String root = "svc-agent-" + version + "/";
+      assertThat(entries).containsKeys(root + "svc-agent.jar", root + "lib/a.jar", root + "bin/svc-agent");
+      assertThat(entries.get(root + "svc-agent.jar")).isEqualTo(AGENT_JAR);
+      assertThat(entries.get(root + "lib/a.jar")).isEqualTo(LIB_JAR);
+      assertThat(new String(entries.get(root + "bin/svc-agent"), StandardCharsets.UTF_8)).startsWith("#!");
+    }
+  }
+
+  @Test
+  void buildContextIsAGzippedTarWithTheDockerfileAndAMatchingDigest() throws IOException {
+    try (TestServer server = TestServer.start(temp.resolve("home"), new TestServer.Options().appHome(appHome()))) {
+      HttpResponse<Buffer> download = server.get("/api/v1/agent/build-context");
+
+      assertThat(download.statusCode()).isEqualTo(200);
+      byte[] body = download.body().getBytes();
+      String digest = sha256(body);
+      assertThat(download.getHeader("X-Content-SHA256")).isEqualTo(digest);
+      HttpResponse<Buffer> stated = server.get("/api/v1/agent/build-context/sha256");
+      assertThat(stated.statusCode()).isEqualTo(200);
+      assertThat(stated.bodyAsJsonObject().getString("sha256")).isEqualTo(digest);
+
+      Map<String, byte[]> entries = untar(body);
+      assertThat(entries).containsKey("Dockerfile");
+      assertThat(new String(entries.get("Dockerfile"), StandardCharsets.UTF_8)).contains("FROM");
+      assertThat(entries.values()).anySatisfy(content -> assertThat(content).isEqualTo(SERVER_JAR));
+    }
+  }
+
+  @Test
+  void withoutAnInstallationBothDownloadsAreNotFoundAsJson() {
+    try (TestServer server = TestServer.start(temp.resolve("home"))) {
+      for (String path : new String[] {"/api/v1/agent/package", "/api/v1/agent/package/sha256",
+          "/api/v1/agent/build-context", "/api/v1/agent/build-context/sha256"}) {
+        HttpResponse<Buffer> response = server.get(path);
+        assertThat(response.statusCode()).as(path).isEqualTo(404);
+        assertThat(response.getHeader("Content-Type")).as(path).startsWith("application/json");
+        JsonObject body = response.bodyAsJsonObject();
+        assertThat(body.getString("error")).as(path).isNotBlank();
+      }
+    }
+  }
+}
