@@ -31,9 +31,6 @@ public record ServerConfig(
     Path appHome,
     Map<String, String> environment) {
 
-  public static final int DEFAULT_PORT = 8080;
-  public static final String DEFAULT_HOST = "0.0.0.0";
-
   public String effectiveDbUrl() {
     return dbUrl != null ? dbUrl : dev.svc.server.db.SqlDatabase.sqliteUrl(home.database());
   }

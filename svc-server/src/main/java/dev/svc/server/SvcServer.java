@@ -28,13 +28,9 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Starts the server of `svc web` (or its legacy read-only variant) on a Vert.x instance. */
 public final class SvcServer {
-
-  private static final Logger LOG = LoggerFactory.getLogger(SvcServer.class);
 
   /** A started server. */
   public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database,
@@ -99,9 +95,5 @@ public final class SvcServer {
   private static Future<Integer> listen(Vertx vertx, Supplier<Router> routes, HttpServerOptions options) {
     HttpVerticle verticle = new HttpVerticle(routes, options);
     return vertx.deployVerticle(verticle).map(id -> verticle.actualPort());
-  }
-
-  static Logger log() {
-    return LOG;
   }
 }

@@ -56,7 +56,8 @@ public final class SqlDatabase {
       LOG.info("Database schema v{} ({} changesets applied now)", version, applied);
       boolean sqlite = url.startsWith("jdbc:sqlite:");
       PoolOptions options = new PoolOptions().setMaxSize(sqlite ? 1 : 8).setName("svc-db-" + url.hashCode());
-      return new SqlDatabase(JDBCPool.pool(vertx, dataSource, options), url, version, applied);
+      return new SqlDatabase(JDBCPool.pool(vertx, new AutoCommitRestoringDataSource(dataSource), options), url, version,
+          applied);
     }, false);
   }
 

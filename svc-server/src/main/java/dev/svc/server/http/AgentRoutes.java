@@ -218,15 +218,15 @@ final class AgentRoutes {
     Body body = Body.of(ctx);
     String csr = body.requireString("csr");
     String name = limit("name", body.requireString("name"), 255);
-    if (api.ca() == null || !api.ca().canIssue()) {
-      throw new ApiError(409, "This server has no CA key to issue agent certificates (TLS is off or the CA is external)");
-    }
     return api.agents().byName(name).compose(existing -> {
       JsonObject agent = existing.orElse(null);
       if (agent == null && api.guard().hasGlobalToken()) {
         api.guard().global(ctx);
       } else {
         api.guard().agent(ctx, agent);
+      }
+      if (api.ca() == null || !api.ca().canIssue()) {
+        throw new ApiError(409, "This server has no CA key to issue agent certificates (TLS is off or the CA is external)");
       }
       return api.vertx().executeBlocking(() -> issue(csr, name));
     }).map(issued -> {

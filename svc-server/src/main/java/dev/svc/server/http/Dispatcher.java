@@ -8,7 +8,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
-import java.util.List;
 
 /**
  * Hands work to an agent in its heartbeat response: pending commands first, then at most one
@@ -84,9 +83,5 @@ final class Dispatcher {
     } catch (NumberFormatException e) {
       return AgentSettings.DEFAULT_HEARTBEAT_S;
     }
-  }
-
-  static List<String> commandTypes() {
-    return List.of("run_test", "run_container", "cleanup_storage", "cancel_test");
   }
 }

@@ -7,15 +7,11 @@ import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
-import java.util.List;
 
 /** The numbered event log: each event is stored with an increasing id, then published on the event bus. */
 public final class EventLog {
 
   private static final String INSERT = "INSERT INTO events (source_id, type, data, created_at) VALUES (?, ?, ?, ?) RETURNING id";
-  private static final String AFTER = "SELECT id, source_id, type, data, created_at FROM events WHERE id > ? ORDER BY id LIMIT ?";
-  private static final String SOURCE_AFTER = "SELECT id, source_id, type, data, created_at FROM events"
-      + " WHERE source_id = ? AND id > ? ORDER BY id LIMIT ?";
 
   private final Pool pool;
   private final EventBus bus;
@@ -35,13 +31,5 @@ public final class EventLog {
       bus.publish(EventAddresses.forSource(sourceId), event);
       return event;
     });
-  }
-
-  public Future<List<JsonObject>> after(long id, int limit) {
-    return Sql.rows(pool, AFTER, Tuple.of(id, limit));
-  }
-
-  public Future<List<JsonObject>> afterForSource(String sourceId, long id, int limit) {
-    return Sql.rows(pool, SOURCE_AFTER, Tuple.of(sourceId, id, limit));
   }
 }

@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Set;
 
 /**
  * The server's TLS material: the CA under {@code <home>/certs} (created on first launch), the
@@ -89,9 +88,5 @@ public final class ServerTls {
 
   public String description() {
     return description;
-  }
-
-  public static Set<String> sans(ServerConfig config) {
-    return ServerCertificate.defaultSans(config.sans());
   }
 }
