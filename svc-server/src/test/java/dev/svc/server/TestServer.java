@@ -30,6 +30,8 @@ public final class TestServer implements AutoCloseable {
     boolean legacy;
     Path resultsDir;
     Path tlsCa;
+    Path tlsCert;
+    Path tlsKey;
     String dbUrl;
     Path appHome;
     Map<String, String> environment = new HashMap<>();
@@ -56,6 +58,12 @@ public final class TestServer implements AutoCloseable {
 
     public Options tlsCa(Path ca) {
       this.tlsCa = ca;
+      return this;
+    }
+
+    public Options tlsCertificate(Path cert, Path key) {
+      this.tlsCert = cert;
+      this.tlsKey = key;
       return this;
     }
 
@@ -96,7 +104,7 @@ public final class TestServer implements AutoCloseable {
     SvcHome home = new SvcHome(homeDir);
     ServerConfig config = new ServerConfig("127.0.0.1", 0,
         o.resultsDir != null ? o.resultsDir : homeDir.resolve("results-dir"),
-        false, o.legacy, o.insecure, null, null, o.tlsCa, o.authToken, home, o.dbUrl, List.of(), o.appHome,
+        false, o.legacy, o.insecure, o.tlsCert, o.tlsKey, o.tlsCa, o.authToken, home, o.dbUrl, List.of(), o.appHome,
         o.environment);
     Vertx vertx = Vertx.vertx();
     try {
