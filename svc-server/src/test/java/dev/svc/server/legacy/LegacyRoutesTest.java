@@ -1,5 +1,6 @@
 package dev.svc.server.legacy;
 
+import dev.svc.server.results.MetricsFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Vertx;
@@ -135,23 +136,11 @@ class LegacyRoutesTest {
   }
 
   private void write(String run, JsonObject data) throws IOException {
-    Path dir = Files.createDirectories(root.resolve(run));
-    Files.writeString(dir.resolve("metrics.json"), data.encode());
+    MetricsFiles.write(root.resolve(run).resolve("metrics.json"), data);
   }
 
   private static JsonObject result(String model, String timestamp, double avgTps) {
-    return new JsonObject()
-        .put("svc_version", "1.7.0")
-        .put("suite_name", "quick")
-        .put("timestamp", timestamp)
-        .put("engine", "vllm")
-        .put("model", model)
-        .put("passed", true)
-        .put("total_benchmarks", 1)
-        .put("results", new JsonArray().add(new JsonObject()
-            .put("test_name", "throughput")
-            .put("passed", true)
-            .put("metrics", new JsonObject().put("avg_tps", avgTps))
-            .put("errors", new JsonArray())));
+    return MetricsFiles.current(model, timestamp, avgTps);
   }
+
 }

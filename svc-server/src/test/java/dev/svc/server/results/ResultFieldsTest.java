@@ -12,7 +12,7 @@ class ResultFieldsTest {
 
   @Test
   void extractsCurrentLayout() {
-    ResultFields fields = ResultFields.extract(ResultsScannerTest.current("/models/llama",
+    ResultFields fields = ResultFields.extract(MetricsFiles.current("/models/llama",
         "2026-11-22T10:00:00.000Z"));
 
     assertThat(fields).isEqualTo(new ResultFields("1.7.0", "/models/llama", "vllm", "quick",

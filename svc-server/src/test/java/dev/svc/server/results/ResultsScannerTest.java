@@ -1,5 +1,8 @@
 package dev.svc.server.results;
 
+import static dev.svc.server.results.MetricsFiles.current;
+import static dev.svc.server.results.MetricsFiles.write;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonArray;
@@ -131,23 +134,5 @@ class ResultsScannerTest {
         "2026-11-22T10:30:00.000Z", "2026-11-22T10:00:00.000Z", "2026-11-22T09:00:00.000Z");
   }
 
-  static JsonObject current(String model, String timestamp) {
-    return new JsonObject()
-        .put("svc_version", "1.7.0")
-        .put("suite_name", "quick")
-        .put("timestamp", timestamp)
-        .put("engine", "vllm")
-        .put("model", model)
-        .put("passed", true)
-        .put("total_benchmarks", 1)
-        .put("results", new JsonArray().add(new JsonObject()
-            .put("test_name", "throughput")
-            .put("passed", true)
-            .put("metrics", new JsonObject().put("avg_tps", 103.2))));
-  }
 
-  static Path write(Path file, JsonObject data) throws IOException {
-    Files.createDirectories(file.getParent());
-    return Files.writeString(file, data.encodePrettily());
-  }
 }
