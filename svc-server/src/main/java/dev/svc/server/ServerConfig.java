@@ -13,6 +13,7 @@ import java.util.Map;
  * @param dbUrl a JDBC URL; null means SQLite at {@code <home>/svc.db}
  * @param appHome the installation the agent package and build context are built from; may be null
  * @param environment the process environment (SVC_MODEL_DIR, CATALOG_URL, SVC_AUTH_TOKEN)
+ * @param timings leases, stale agents, sweeps, simulation and keepalive clocks
  */
 public record ServerConfig(
     String host,
@@ -29,7 +30,8 @@ public record ServerConfig(
     String dbUrl,
     List<String> sans,
     Path appHome,
-    Map<String, String> environment) {
+    Map<String, String> environment,
+    Timings timings) {
 
   public String effectiveDbUrl() {
     return dbUrl != null ? dbUrl : dev.svc.server.db.SqlDatabase.sqliteUrl(home.database());

@@ -15,7 +15,12 @@ import dev.svc.server.settings.GlobalSettings;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CampaignStore;
 import dev.svc.server.store.CommandStore;
-import dev.svc.server.store.EventLog;
+import dev.svc.server.campaigns.CampaignExecutor;
+import dev.svc.server.dispatch.HeartbeatDispatcher;
+import dev.svc.server.events.EventLog;
+import dev.svc.server.events.EventLogVerticle;
+import dev.svc.server.simulator.TestAgentSimulator;
+import dev.svc.server.store.EventStore;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.ResultStore;
 import dev.svc.server.store.SettingsStore;
@@ -76,15 +81,22 @@ public final class SvcServer {
             config.home().models().toString());
         Guard guard = new Guard(config.authToken(), new Sessions(HexFormat.of().parseHex(sessionKey), tls != null));
         CertificateAuthority clientCa = tls == null ? null : tls.clientCa();
+        EventStore eventStore = new EventStore(db.pool());
         ApiContext api = new ApiContext(vertx, new AgentStore(db.pool()), new QuickTestStore(db.pool()),
             new ResultStore(db.pool()), new CampaignStore(db.pool()), new CommandStore(db.pool()), settingsStore,
-            new EventLog(db.pool(), vertx.eventBus()), settings, engines, guard, clientCa, tls != null, db.schemaVersion());
+            new EventLog(vertx.eventBus()), eventStore, settings, engines, guard, clientCa, tls != null,
+            db.schemaVersion(), config.timings());
         ResultsIndexer indexer = new ResultsIndexer(vertx, api.results(), config.home().results());
         Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
         Supplier<Router> routes = () -> ApiRouter.create(api, downloads,
             dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir)));
         return settings.get(GlobalSettings.RESULTS_DIR)
             .compose(dir -> indexer.index(SvcHome.expand(dir)))
+            .compose(v -> vertx.deployVerticle(new EventLogVerticle(eventStore)))
+            .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(api.agents(), api.tests(), api.commands(),
+                api.events(), config.timings())))
+            .compose(v -> vertx.deployVerticle(new TestAgentSimulator(api)))
+            .compose(v -> vertx.deployVerticle(new CampaignExecutor(api)))
             .compose(v -> listen(vertx, routes, options(config, tls)))
             .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db,
                 ApiRouter.describe(routes.get())));

@@ -35,6 +35,12 @@ public final class TestServer implements AutoCloseable {
     String dbUrl;
     Path appHome;
     Map<String, String> environment = new HashMap<>();
+    Timings timings = Timings.defaults();
+
+    public Options timings(Timings timings) {
+      this.timings = timings;
+      return this;
+    }
 
     public Options authToken(String token) {
       this.authToken = token;
@@ -105,7 +111,7 @@ public final class TestServer implements AutoCloseable {
     ServerConfig config = new ServerConfig("127.0.0.1", 0,
         o.resultsDir != null ? o.resultsDir : homeDir.resolve("results-dir"),
         false, o.legacy, o.insecure, o.tlsCert, o.tlsKey, o.tlsCa, o.authToken, home, o.dbUrl, List.of(), o.appHome,
-        o.environment);
+        o.environment, o.timings);
     Vertx vertx = Vertx.vertx();
     try {
       return new TestServer(vertx, SvcServer.start(vertx, config).await(), home);

@@ -1,16 +1,31 @@
 package dev.svc.core.events;
 
 /**
- * Event-bus addresses: an integration API for other Vert.x programs (listed in docs/events.md).
- * Every event is persisted with an increasing id before it is published.
+ * Event-bus addresses: an integration API for other Vert.x programs (every address and message
+ * shape is listed in docs/events.md).
  */
 public final class EventAddresses {
 
-  /** Every persisted event: {@code {"id","source_id","type","data","created_at"}}. */
+  /** Request {@code {"source_id","type","data"}}: store the event with the next id, publish it, reply with it. */
+  public static final String PUBLISH = "svc.events.publish";
+
+  /** Every stored event: {@code {"id","source_id","type","data","created_at"}}. */
   public static final String ALL = "svc.events";
 
   /** Prefix of the per-source address: {@code svc.events.<source_id>} carries that source's events. */
   public static final String SOURCE_PREFIX = "svc.events.";
+
+  /** Request {@code {"agent_id","metrics":{…}}} → reply {@code {"commands":[…],"settings":{…}}}. */
+  public static final String AGENT_HEARTBEAT = "svc.agents.heartbeat";
+
+  /** Send {@code {"test_id"}}: simulate the quick test of a test agent. */
+  public static final String SIMULATOR_RUN = "svc.simulator.run";
+
+  /** Send {@code {"campaign_id"}}: run a queued campaign. */
+  public static final String CAMPAIGN_LAUNCH = "svc.campaigns.launch";
+
+  /** Send {@code {"campaign_id"}}: a campaign was cancelled; stop its loop. */
+  public static final String CAMPAIGN_CANCEL = "svc.campaigns.cancel";
 
   private EventAddresses() {
   }

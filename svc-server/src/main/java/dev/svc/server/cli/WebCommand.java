@@ -66,7 +66,7 @@ public final class WebCommand implements Callable<Integer> {
         (resultsDir != null ? resultsDir : Path.of("")).toAbsolutePath().normalize(),
         debug, legacy, insecure, tlsCert, tlsKey, tlsCa, token,
         home != null ? new SvcHome(home) : SvcHome.defaultHome(), dbUrl, sans,
-        appHome == null ? null : Path.of(appHome), System.getenv());
+        appHome == null ? null : Path.of(appHome), System.getenv(), dev.svc.server.Timings.defaults());
     Vertx vertx = Vertx.vertx();
     SvcServer.Running running;
     try {

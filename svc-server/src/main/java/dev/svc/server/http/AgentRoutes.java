@@ -4,6 +4,7 @@ import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.AgentSettings;
 import dev.svc.core.domain.AgentStatus;
+import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
 import dev.svc.core.tls.IssuedCertificate;
 import io.vertx.core.Future;
@@ -22,11 +23,9 @@ import java.util.Map;
 final class AgentRoutes {
 
   private final ApiContext api;
-  private final Dispatcher dispatcher;
 
   AgentRoutes(ApiContext api) {
     this.api = api;
-    this.dispatcher = new Dispatcher(api);
   }
 
   void mount(Router router, BodyHandler body, BodyHandler largeBody) {
@@ -107,7 +106,7 @@ final class AgentRoutes {
     return api.agents().settings(id).compose(settings -> agentStatusEvent(id, name, AgentStatus.ONLINE.wireName())
         .map(v -> {
           Replies.json(ctx, 201, new JsonObject().put("agent_id", id)
-              .put("heartbeat_interval_s", Dispatcher.interval(settings)));
+              .put("heartbeat_interval_s", Integer.parseInt(settings.get(AgentSettings.HEARTBEAT_INTERVAL_S))));
           return (Void) null;
         }));
   }
@@ -195,15 +194,11 @@ final class AgentRoutes {
       JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + idOrName + "' not found; register again"));
       api.guard().agent(ctx, agent);
       String id = agent.getString("id");
-      boolean changed = !status.wireName().equals(agent.getString("status"));
-      return api.agents().heartbeat(id, metrics)
-          .compose(v -> changed ? agentStatusEvent(id, agent.getString("name"), status.wireName()) : Future.succeededFuture())
-          .compose(v -> api.agents().settings(id))
-          .compose(settings -> dispatcher.commandsFor(id, Dispatcher.interval(settings)).map(commands -> {
-            Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).put("commands", commands)
-                .put("settings", new JsonObject(new LinkedHashMap<>(settings))));
+      return api.vertx().eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT,
+          new JsonObject().put("agent_id", id).put("metrics", metrics)).map(reply -> {
+            Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).mergeIn(reply.body()));
             return null;
-          }));
+          });
     });
   }
 

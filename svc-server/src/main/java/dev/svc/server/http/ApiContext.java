@@ -2,11 +2,13 @@ package dev.svc.server.http;
 
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.engines.EngineCatalog;
+import dev.svc.server.Timings;
 import dev.svc.server.settings.GlobalSettings;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CampaignStore;
 import dev.svc.server.store.CommandStore;
-import dev.svc.server.store.EventLog;
+import dev.svc.server.store.EventStore;
+import dev.svc.server.events.EventLog;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.ResultStore;
 import dev.svc.server.store.SettingsStore;
@@ -22,10 +24,12 @@ public record ApiContext(
     CommandStore commands,
     SettingsStore settingsStore,
     EventLog events,
+    EventStore eventStore,
     GlobalSettings settings,
     EngineCatalog engines,
     Guard guard,
     CertificateAuthority ca,
     boolean mutualTls,
-    int schemaVersion) {
+    int schemaVersion,
+    Timings timings) {
 }

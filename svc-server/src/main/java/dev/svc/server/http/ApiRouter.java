@@ -36,6 +36,7 @@ public final class ApiRouter {
     new ResultRoutes(api).mount(router, body);
     new SettingsRoutes(api, resultsDirChanged).mount(router, body);
     new DownloadRoutes(api, downloads).mount(router);
+    new EventStreamRoutes(api).mount(router);
     router.route("/api/*").failureHandler(new ApiFailureHandler());
     router.errorHandler(400, ctx -> unmatched(ctx, 400, "Bad request: "));
     router.errorHandler(404, ctx -> unmatched(ctx, 404, "Not found: "));

@@ -5,6 +5,7 @@ import dev.svc.core.Ids;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
@@ -218,6 +219,7 @@ final class CampaignRoutes {
     api.guard().global(ctx);
     String id = ctx.pathParam("id");
     return moveCampaign(id, CampaignStatus.QUEUED).map(c -> {
+      api.vertx().eventBus().send(EventAddresses.CAMPAIGN_LAUNCH, new JsonObject().put("campaign_id", id));
       Replies.json(ctx, 202, c);
       return null;
     });
@@ -232,7 +234,10 @@ final class CampaignRoutes {
       if (!current.canCancel()) {
         throw ApiError.conflict("Campaign " + id + " is " + current.wireName() + "; only queued or running campaigns can be cancelled");
       }
-      return moveCampaign(id, CampaignStatus.CANCELLED).compose(c -> cancelActiveRows(id).map(v -> c));
+      return moveCampaign(id, CampaignStatus.CANCELLED).compose(c -> cancelActiveRows(id).map(v -> {
+        api.vertx().eventBus().send(EventAddresses.CAMPAIGN_CANCEL, new JsonObject().put("campaign_id", id));
+        return c;
+      })).compose(c -> detail(id));
     }).map(c -> {
       Replies.ok(ctx, c);
       return null;
@@ -240,14 +245,14 @@ final class CampaignRoutes {
   }
 
   private Future<Void> cancelActiveRows(String campaignId) {
-    return api.campaigns().tests(campaignId).compose(tests -> {
+    return api.campaigns().tests(campaignId).compose(rows -> {
       Future<Void> chain = Future.succeededFuture();
-      for (JsonObject t : tests) {
-        QuickTestStatus s = QuickTestStatus.parse(t.getString("status")).orElse(QuickTestStatus.FAILED);
-        if (s.isActive()) {
-          chain = chain.compose(v -> api.tests().byId(t.getString("id")))
-              .compose(full -> full.isEmpty() ? Future.succeededFuture()
-                  : QuickTestTransitions.move(api, full.get(), s, QuickTestStatus.FAILED, "Cancelled by user").mapEmpty());
+      for (JsonObject row : rows) {
+        if (QuickTestStatus.parse(row.getString("status")).map(QuickTestStatus::isActive).orElse(false)) {
+          chain = chain.compose(v -> api.tests().byId(row.getString("id")))
+              .compose(test -> test.isEmpty() ? Future.succeededFuture()
+                  : QuickTestTransitions.cancel(api, test.get()).recover(err -> err instanceof ApiError
+                      ? Future.succeededFuture() : Future.failedFuture(err)));
         }
       }
       return chain;

@@ -4,6 +4,7 @@ import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
@@ -99,6 +100,9 @@ final class QuickTestRoutes {
           .compose(v -> api.events().append(id, EventType.STATUS, new JsonObject().put("test_id", id)
               .put("status", QuickTestStatus.QUEUED.wireName()).put("command_id", commandId)))
           .map(v -> {
+            if (Views.flag(agent.getValue("is_test_agent"))) {
+              api.vertx().eventBus().send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", id));
+            }
             Replies.json(ctx, 202, new JsonObject().put("id", id).put("command_id", commandId)
                 .put("status", QuickTestStatus.QUEUED.wireName()));
             return null;
@@ -216,18 +220,9 @@ final class QuickTestRoutes {
 
   private Future<?> cancel(RoutingContext ctx) {
     api.guard().global(ctx);
-    return requireTest(ctx.pathParam("id")).compose(test -> {
-      QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
-      if (current.isTerminal()) {
-        throw ApiError.conflict("Quick test " + test.getString("id") + " is already " + current.wireName());
-      }
-      return QuickTestTransitions.move(api, test, current, QuickTestStatus.FAILED, "Cancelled by user")
-          .compose(v -> current == QuickTestStatus.QUEUED ? Future.succeededFuture()
-              : api.commands().enqueue(Ids.newId(), test.getString("agent_id"), "cancel_test", test.getString("id"),
-                  new JsonObject().put("test_id", test.getString("id"))));
-    }).map(v -> {
+    return requireTest(ctx.pathParam("id")).compose(test -> QuickTestTransitions.cancel(api, test)).map(v -> {
       Replies.ok(ctx, new JsonObject().put("ok", true).put("status", QuickTestStatus.FAILED.wireName())
-          .put("error", "Cancelled by user"));
+          .put("error", QuickTestTransitions.CANCELLED));
       return null;
     });
   }

@@ -11,6 +11,24 @@ final class QuickTestTransitions {
   private QuickTestTransitions() {
   }
 
+  /**
+   * Cancels an active test: failed with "Cancelled by user", and a cancel_test command for a real
+   * agent that holds it (a simulated test notices between two iterations).
+   */
+  static Future<Void> cancel(ApiContext api, JsonObject test) {
+    QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
+    if (current.isTerminal()) {
+      throw ApiError.conflict("Quick test " + test.getString("id") + " is already " + current.wireName());
+    }
+    boolean held = current != QuickTestStatus.QUEUED && !Views.flag(test.getValue("agent_is_test"));
+    return move(api, test, current, QuickTestStatus.FAILED, CANCELLED)
+        .compose(v -> !held ? Future.succeededFuture()
+            : api.commands().enqueue(dev.svc.core.Ids.newId(), test.getString("agent_id"), "cancel_test",
+                test.getString("id"), new JsonObject().put("test_id", test.getString("id"))));
+  }
+
+  static final String CANCELLED = "Cancelled by user";
+
   static Future<QuickTestStatus> move(ApiContext api, JsonObject test, QuickTestStatus from, QuickTestStatus to,
       String error) {
     String id = test.getString("id");

@@ -29,6 +29,11 @@ public final class AgentStore {
   private static final String BIND_TOKEN = "UPDATE agents SET token_hash = ?, token_prefix = ? WHERE id = ?";
   private static final String HEARTBEAT = "UPDATE agents SET status = ?, current_task = ?, gpu_utilization_pct = ?,"
       + " gpu_memory_used_gb = ?, storage_gb_free = ?, uptime_s = ?, last_heartbeat_at = ? WHERE id = ?";
+  private static final String SILENT = "SELECT * FROM agents WHERE" + LIVE + "AND is_test_agent = 0"
+      + " AND status NOT IN ('offline', 'provisioned') AND last_heartbeat_at < ?";
+  private static final String OFFLINE = "SELECT * FROM agents WHERE" + LIVE + "AND is_test_agent = 0"
+      + " AND status = 'offline' AND last_heartbeat_at < ?";
+  private static final String SET_STATUS = "UPDATE agents SET status = ? WHERE id = ? AND status = ?";
   private static final String PATCH = "UPDATE agents SET name = ?, notes = ?, tags = ? WHERE id = ?";
   private static final String DELETE = "UPDATE agents SET deleted_at = ?, status = 'deleted' WHERE id = ? AND" + LIVE;
   private static final String SETTINGS = "SELECT key, value FROM agent_settings WHERE agent_id = ?";
@@ -104,6 +109,21 @@ public final class AgentStore {
         .addValue(m.getDouble("storage_gb_free")).addValue(m.getDouble("uptime_s"))
         .addValue(Timestamps.now()).addValue(id);
     return Sql.update(pool, HEARTBEAT, t).mapEmpty();
+  }
+
+  /** Real agents, not yet offline, whose last heartbeat is older than {@code cutoff}. */
+  public Future<List<JsonObject>> silentSince(String cutoff) {
+    return Sql.rows(pool, SILENT, Tuple.of(cutoff));
+  }
+
+  /** Real agents marked offline whose last heartbeat is older than {@code cutoff}. */
+  public Future<List<JsonObject>> offlineSince(String cutoff) {
+    return Sql.rows(pool, OFFLINE, Tuple.of(cutoff));
+  }
+
+  /** Compare-and-set of an agent's status; false when it changed meanwhile. */
+  public Future<Boolean> moveStatus(String id, String from, String to) {
+    return Sql.update(pool, SET_STATUS, Tuple.of(to, id, from)).map(n -> n == 1);
   }
 
   public Future<Void> patch(String id, String name, String notes, String tagsJson) {

@@ -23,8 +23,11 @@ public final class CampaignStore {
   private static final String LOGS = "SELECT id, created_at, line FROM campaign_logs WHERE campaign_id = ? AND id > ?"
       + " ORDER BY id LIMIT ?";
   private static final String INSERT_LOG = "INSERT INTO campaign_logs (campaign_id, line, created_at) VALUES (?, ?, ?)";
-  private static final String TESTS = "SELECT id, model_path, engine_name, benchmark_name, suite_name, status, error,"
-      + " result_id, created_at, completed_at FROM quick_tests WHERE campaign_id = ? ORDER BY created_at, id";
+  private static final String TESTS = "SELECT id, campaign_row, model_path, engine_name, benchmark_name, suite_name,"
+      + " status, error, result_id, created_at, completed_at FROM quick_tests WHERE campaign_id = ?"
+      + " ORDER BY campaign_row, created_at, id";
+  private static final String BY_STATUS = SELECT + " WHERE c.status = ? ORDER BY c.created_at, c.id";
+  private static final String COUNTERS = "UPDATE campaigns SET succeeded = ?, failed = ?, skipped = ? WHERE id = ?";
 
   private final Pool pool;
 
@@ -61,6 +64,15 @@ public final class CampaignStore {
     return pool.withTransaction(conn -> Sql.update(conn, DELETE, Tuple.of(id)).compose(n -> n == 0
         ? Future.succeededFuture(false)
         : Sql.update(conn, DELETE_LOGS, Tuple.of(id)).map(x -> true)));
+  }
+
+  /** Campaigns in a status, oldest first (the executor resumes running ones after a restart). */
+  public Future<List<JsonObject>> withStatus(CampaignStatus status) {
+    return Sql.rows(pool, BY_STATUS, Tuple.of(status.wireName()));
+  }
+
+  public Future<Void> counters(String id, int succeeded, int failed, int skipped) {
+    return Sql.update(pool, COUNTERS, Tuple.of(succeeded, failed, skipped, id)).mapEmpty();
   }
 
   public Future<Void> appendLog(String campaignId, String line) {

@@ -17,8 +17,8 @@ public final class QuickTestStore {
   private static final String BY_ID = SELECT + " WHERE q.id = ?";
   private static final String BY_COMMAND = SELECT + " WHERE q.command_id = ?";
   private static final String INSERT = "INSERT INTO quick_tests (id, agent_id, model_path, engine_name, benchmark_name,"
-      + " suite_name, status, command_id, force, attempts, campaign_id, created_at, updated_at)"
-      + " VALUES (?,?,?,?,?,?,?,?,?,0,?,?,?)";
+      + " suite_name, status, command_id, force, attempts, campaign_id, campaign_row, created_at, updated_at)"
+      + " VALUES (?,?,?,?,?,?,?,?,?,0,?,?,?,?)";
   private static final String ACTIVE_ON_AGENT = "SELECT COUNT(*) FROM quick_tests WHERE agent_id = ?"
       + " AND status IN ('dispatched','running')";
   private static final String OLDEST_QUEUED = "SELECT * FROM quick_tests WHERE agent_id = ? AND status = 'queued'"
@@ -28,6 +28,11 @@ public final class QuickTestStore {
   private static final String MOVE = "UPDATE quick_tests SET status = ?, error = COALESCE(?, error),"
       + " started_at = COALESCE(started_at, ?), completed_at = COALESCE(?, completed_at), lease_expires_at = NULL,"
       + " updated_at = ? WHERE id = ? AND status = ?";
+  private static final String EXPIRED_LEASES = SELECT + " WHERE q.status = 'dispatched' AND q.lease_expires_at < ?"
+      + " ORDER BY q.lease_expires_at";
+  private static final String ACTIVE_OF_AGENT = SELECT + " WHERE q.agent_id = ? AND q.status IN ('dispatched','running')";
+  private static final String ACTIVE_ON_TEST_AGENTS = SELECT + " WHERE q.status IN ('queued','running')"
+      + " AND a.is_test_agent = 1 ORDER BY q.created_at, q.id";
   private static final String LINK_RESULT = "UPDATE quick_tests SET result_id = ?, updated_at = ? WHERE id = ?";
   private static final String INSERT_LOG = "INSERT INTO quick_test_logs (test_id, line, created_at) VALUES (?, ?, ?)";
   private static final String LOGS = "SELECT id, created_at, line FROM quick_test_logs WHERE test_id = ? AND id > ?"
@@ -48,7 +53,7 @@ public final class QuickTestStore {
         .addValue(q.getString("benchmark_name")).addValue(q.getString("suite_name"))
         .addValue(QuickTestStatus.QUEUED.wireName()).addValue(q.getString("command_id"))
         .addValue(Sql.flag(q.getBoolean("force", false))).addValue(q.getString("campaign_id"))
-        .addValue(now).addValue(now);
+        .addValue(q.getInteger("campaign_row")).addValue(now).addValue(now);
     return Sql.update(pool, INSERT, t).mapEmpty();
   }
 
@@ -95,6 +100,21 @@ public final class QuickTestStore {
         .addValue(to.isTerminal() ? now : null)
         .addValue(now).addValue(id).addValue(from.wireName());
     return Sql.update(pool, MOVE, t).map(n -> n == 1);
+  }
+
+  /** Dispatched tests whose lease ended before {@code now}. */
+  public Future<List<JsonObject>> expiredLeases(String now) {
+    return Sql.rows(pool, EXPIRED_LEASES, Tuple.of(now));
+  }
+
+  /** The tests an agent holds: dispatched or running. */
+  public Future<List<JsonObject>> activeOfAgent(String agentId) {
+    return Sql.rows(pool, ACTIVE_OF_AGENT, Tuple.of(agentId));
+  }
+
+  /** Queued or running tests of test agents, oldest first (their simulations resume after a restart). */
+  public Future<List<JsonObject>> activeOnTestAgents() {
+    return Sql.rows(pool, ACTIVE_ON_TEST_AGENTS, Tuple.tuple());
   }
 
   public Future<Void> linkResult(String id, String resultId) {

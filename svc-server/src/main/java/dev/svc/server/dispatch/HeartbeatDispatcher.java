@@ -1,0 +1,236 @@
+package dev.svc.server.dispatch;
+
+import dev.svc.core.Timestamps;
+import dev.svc.core.domain.AgentSettings;
+import dev.svc.core.domain.AgentStatus;
+import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.events.EventAddresses;
+import dev.svc.core.events.EventType;
+import dev.svc.server.Timings;
+import dev.svc.server.events.EventLog;
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.CommandStore;
+import dev.svc.server.store.QuickTestStore;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Heartbeats and dispatch (protocol.md 2.2): stores each heartbeat's metrics, answers with pending
+ * commands and at most one test per agent under a lease; a periodic timer requeues tests whose
+ * lease expired (failing them after 3 attempts), marks silent agents offline and fails the running
+ * test of an agent that stayed lost longer than the lease. Test agents are never stale.
+ */
+public final class HeartbeatDispatcher extends VerticleBase {
+
+  static final int MAX_ATTEMPTS = 3;
+  static final String NOT_STARTED = "Agent did not start the test";
+  static final String AGENT_LOST = "Agent lost";
+
+  private static final Logger LOG = LoggerFactory.getLogger(HeartbeatDispatcher.class);
+
+  private final AgentStore agents;
+  private final QuickTestStore tests;
+  private final CommandStore commands;
+  private final EventLog events;
+  private final Timings timings;
+  private long timer = -1;
+  private boolean sweeping;
+
+  public HeartbeatDispatcher(AgentStore agents, QuickTestStore tests, CommandStore commands, EventLog events,
+      Timings timings) {
+    this.agents = agents;
+    this.tests = tests;
+    this.commands = commands;
+    this.events = events;
+    this.timings = timings;
+  }
+
+  @Override
+  public Future<?> start() {
+    timer = vertx.setPeriodic(timings.sweepMs(), id -> sweep());
+    return vertx.eventBus().<JsonObject>consumer(EventAddresses.AGENT_HEARTBEAT, this::heartbeat).completion();
+  }
+
+  @Override
+  public Future<?> stop() {
+    vertx.cancelTimer(timer);
+    return Future.succeededFuture();
+  }
+
+  // --- heartbeats ---
+
+  private void heartbeat(Message<JsonObject> message) {
+    String agentId = message.body().getString("agent_id");
+    JsonObject metrics = message.body().getJsonObject("metrics");
+    agents.byId(agentId).compose(found -> {
+      JsonObject agent = found.orElseThrow(() -> new IllegalStateException("Agent " + agentId + " vanished"));
+      boolean changed = !metrics.getString("status").equals(agent.getString("status"));
+      return agents.heartbeat(agentId, metrics)
+          .compose(v -> changed ? agentStatus(agentId, agent.getString("name"), metrics.getString("status"))
+              : Future.succeededFuture())
+          .compose(v -> agents.settings(agentId))
+          .compose(settings -> commandsFor(agentId, interval(settings))
+              .map(list -> new JsonObject().put("commands", list)
+                  .put("settings", new JsonObject(new LinkedHashMap<>(settings)))));
+    }).onComplete(ar -> {
+      if (ar.succeeded()) {
+        message.reply(ar.result());
+      } else {
+        LOG.error("Heartbeat of {} failed", agentId, ar.cause());
+        message.fail(500, ar.cause().getMessage());
+      }
+    });
+  }
+
+  private Future<JsonArray> commandsFor(String agentId, int intervalS) {
+    JsonArray out = new JsonArray();
+    return commands.take(agentId).compose(pending -> {
+      for (JsonObject c : pending) {
+        JsonObject payload = c.getString("payload") == null ? new JsonObject() : new JsonObject(c.getString("payload"));
+        JsonObject command = new JsonObject().put("command_id", c.getString("id")).put("type", c.getString("type"))
+            .put("payload", payload);
+        if (c.getString("test_id") != null) {
+          command.put("test_id", c.getString("test_id"));
+        }
+        out.add(command);
+      }
+      return tests.hasActiveTest(agentId);
+    }).compose(busy -> busy ? Future.succeededFuture(out) : dispatchOldest(agentId, intervalS, out));
+  }
+
+  private Future<JsonArray> dispatchOldest(String agentId, int intervalS, JsonArray out) {
+    return tests.oldestQueued(agentId).compose(next -> {
+      if (next.isEmpty()) {
+        return Future.succeededFuture(out);
+      }
+      JsonObject test = next.get();
+      String lease = Timestamps.format(Instant.now().plusMillis(timings.leaseMs(intervalS)));
+      return tests.dispatch(test.getString("id"), lease).compose(won -> {
+        if (!won) {
+          return Future.succeededFuture(out);
+        }
+        out.add(runTest(test));
+        return status(test, QuickTestStatus.DISPATCHED, null).map(v -> out);
+      });
+    });
+  }
+
+  static JsonObject runTest(JsonObject test) {
+    return new JsonObject()
+        .put("command_id", test.getString("command_id"))
+        .put("test_id", test.getString("id"))
+        .put("type", "run_test")
+        .put("payload", new JsonObject()
+            .put("test_id", test.getString("id"))
+            .put("model_path", test.getString("model_path"))
+            .put("engine_name", test.getString("engine_name"))
+            .put("benchmark_name", test.getString("benchmark_name"))
+            .put("suite_name", test.getString("suite_name"))
+            .put("force", isTrue(test.getValue("force"))));
+  }
+
+  // --- the timer ---
+
+  private void sweep() {
+    if (sweeping) {
+      return;
+    }
+    sweeping = true;
+    expireLeases().compose(v -> markSilentAgentsOffline()).compose(v -> failLostTests())
+        .onFailure(err -> LOG.error("Dispatcher sweep failed", err))
+        .onComplete(ar -> sweeping = false);
+  }
+
+  private Future<Void> expireLeases() {
+    return tests.expiredLeases(Timestamps.now()).compose(expired -> each(expired, test -> {
+      int attempts = test.getInteger("attempts", 0);
+      return attempts >= MAX_ATTEMPTS
+          ? move(test, QuickTestStatus.DISPATCHED, QuickTestStatus.FAILED, NOT_STARTED)
+          : move(test, QuickTestStatus.DISPATCHED, QuickTestStatus.QUEUED, null);
+    }));
+  }
+
+  private Future<Void> markSilentAgentsOffline() {
+    String cutoff = Timestamps.format(Instant.now().minusMillis(timings.minStaleMs()));
+    return agents.silentSince(cutoff).compose(silent -> each(silent, agent -> agents.settings(agent.getString("id"))
+        .compose(settings -> {
+          long staleMs = timings.staleMs(interval(settings));
+          if (!silentFor(agent, staleMs)) {
+            return Future.succeededFuture();
+          }
+          return agents.moveStatus(agent.getString("id"), agent.getString("status"), AgentStatus.OFFLINE.wireName())
+              .compose(moved -> moved ? agentStatus(agent.getString("id"), agent.getString("name"),
+                  AgentStatus.OFFLINE.wireName()) : Future.succeededFuture());
+        })));
+  }
+
+  private Future<Void> failLostTests() {
+    String cutoff = Timestamps.format(Instant.now().minusMillis(timings.minStaleMs()));
+    return agents.offlineSince(cutoff).compose(offline -> each(offline, agent -> agents.settings(agent.getString("id"))
+        .compose(settings -> {
+          int interval = interval(settings);
+          if (!silentFor(agent, timings.staleMs(interval) + timings.leaseMs(interval))) {
+            return Future.succeededFuture();
+          }
+          return tests.activeOfAgent(agent.getString("id")).compose(held -> each(held, test ->
+              QuickTestStatus.RUNNING.wireName().equals(test.getString("status"))
+                  ? move(test, QuickTestStatus.RUNNING, QuickTestStatus.FAILED, AGENT_LOST)
+                  : Future.succeededFuture()));
+        })));
+  }
+
+  private static boolean silentFor(JsonObject agent, long ms) {
+    return Timestamps.parse(agent.getString("last_heartbeat_at"))
+        .map(last -> last.plusMillis(ms).isBefore(Instant.now())).orElse(true);
+  }
+
+  // --- helpers ---
+
+  private Future<Void> move(JsonObject test, QuickTestStatus from, QuickTestStatus to, String error) {
+    return tests.move(test.getString("id"), from, to, error)
+        .compose(moved -> moved ? status(test, to, error) : Future.succeededFuture());
+  }
+
+  private Future<Void> status(JsonObject test, QuickTestStatus status, String error) {
+    JsonObject data = new JsonObject().put("test_id", test.getString("id")).put("status", status.wireName())
+        .put("command_id", test.getString("command_id"));
+    if (error != null) {
+      data.put("error", error);
+    }
+    return events.append(test.getString("id"), EventType.STATUS, data).mapEmpty();
+  }
+
+  private Future<Void> agentStatus(String id, String name, String status) {
+    return events.append(id, EventType.AGENT_STATUS,
+        new JsonObject().put("agent_id", id).put("name", name).put("status", status)).mapEmpty();
+  }
+
+  private static Future<Void> each(List<JsonObject> rows, java.util.function.Function<JsonObject, Future<?>> action) {
+    Future<Void> chain = Future.succeededFuture();
+    for (JsonObject row : rows) {
+      chain = chain.compose(v -> action.apply(row)).mapEmpty();
+    }
+    return chain;
+  }
+
+  static int interval(Map<String, String> settings) {
+    try {
+      return Integer.parseInt(settings.getOrDefault(AgentSettings.HEARTBEAT_INTERVAL_S, "30"));
+    } catch (NumberFormatException e) {
+      return AgentSettings.DEFAULT_HEARTBEAT_S;
+    }
+  }
+
+  private static boolean isTrue(Object value) {
+    return value instanceof Number ? ((Number) value).intValue() != 0 : Boolean.TRUE.equals(value);
+  }
+}
