@@ -21,6 +21,12 @@ public final class EventAddresses {
   /** Send {@code {"test_id"}}: simulate the quick test of a test agent. */
   public static final String SIMULATOR_RUN = "svc.simulator.run";
 
+  /**
+   * Publish {@code {"test_id","outcome"}} when a simulation ends (completed, stopped, failed,
+   * interrupted); not stored — a notice for whoever waits on a simulation.
+   */
+  public static final String SIMULATOR_FINISHED = "svc.simulator.finished";
+
   /** Send {@code {"campaign_id"}}: run a queued campaign. */
   public static final String CAMPAIGN_LAUNCH = "svc.campaigns.launch";
 

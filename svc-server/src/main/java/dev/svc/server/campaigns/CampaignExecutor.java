@@ -1,16 +1,100 @@
 package dev.svc.server.campaigns;
 
+import dev.svc.core.domain.CampaignStatus;
+import dev.svc.core.events.EventAddresses;
+import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Placeholder while the executor is written in this session. */
+/**
+ * Runs campaigns: takes launches and cancellations from the event bus, keeps at most one run per
+ * campaign, and at start resumes the running campaigns and starts the queued ones (a launch message
+ * may have been lost in a restart). Each run is a {@link CampaignRun}.
+ */
 public final class CampaignExecutor extends VerticleBase {
 
-  public CampaignExecutor(dev.svc.server.http.ApiContext api) {
+  private static final Logger LOG = LoggerFactory.getLogger(CampaignExecutor.class);
+
+  private final ApiContext api;
+  private final Map<String, CampaignRun> runs = new HashMap<>();
+  /** Launched again while the previous run was still winding down: started when it ends. */
+  private final Set<String> relaunches = new HashSet<>();
+  private boolean stopped;
+
+  public CampaignExecutor(ApiContext api) {
+    this.api = api;
   }
 
   @Override
   public Future<?> start() {
+    Future<Void> launches = vertx.eventBus().<JsonObject>consumer(EventAddresses.CAMPAIGN_LAUNCH,
+        m -> launch(m.body().getString("campaign_id"))).completion();
+    Future<Void> cancels = vertx.eventBus().<JsonObject>consumer(EventAddresses.CAMPAIGN_CANCEL,
+        m -> cancel(m.body().getString("campaign_id"))).completion();
+    return Future.all(launches, cancels).onSuccess(v -> resumeAll());
+  }
+
+  @Override
+  public Future<?> stop() {
+    stopped = true;
+    List.copyOf(runs.values()).forEach(CampaignRun::abandon);
+    runs.clear();
+    relaunches.clear();
     return Future.succeededFuture();
+  }
+
+  private void resumeAll() {
+    api.campaigns().withStatus(CampaignStatus.RUNNING)
+        .onSuccess(running -> running.forEach(c -> start(c.getString("id"), false)))
+        .compose(v -> api.campaigns().withStatus(CampaignStatus.QUEUED))
+        .onSuccess(queued -> queued.forEach(c -> launch(c.getString("id"))))
+        .onFailure(err -> LOG.error("Campaigns not resumed", err));
+  }
+
+  private void launch(String campaignId) {
+    if (campaignId == null || stopped) {
+      return;
+    }
+    if (runs.containsKey(campaignId)) {
+      relaunches.add(campaignId);
+      return;
+    }
+    start(campaignId, true);
+  }
+
+  private void cancel(String campaignId) {
+    relaunches.remove(campaignId);
+    CampaignRun run = runs.get(campaignId);
+    if (run != null) {
+      run.cancel();
+    }
+  }
+
+  private void start(String campaignId, boolean launch) {
+    if (stopped || runs.containsKey(campaignId)) {
+      return;
+    }
+    CampaignRun run = new CampaignRun(api, campaignId, () -> stopped);
+    runs.put(campaignId, run);
+    Future<Void> ended = launch ? run.launch() : run.resume();
+    ended.onComplete(ar -> {
+      if (runs.get(campaignId) == run) {
+        runs.remove(campaignId);
+      }
+      if (ar.failed()) {
+        LOG.error("Campaign {} run ended with an error", campaignId, ar.cause());
+      }
+      if (relaunches.remove(campaignId)) {
+        launch(campaignId);
+      }
+    });
   }
 }

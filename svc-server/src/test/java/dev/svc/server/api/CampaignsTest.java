@@ -2,6 +2,7 @@ package dev.svc.server.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.server.EventWaiter;
 import dev.svc.server.TestServer;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -151,11 +152,15 @@ class CampaignsTest {
     String first = createDraft("first");
     createDraft("second");
     createDraft("third");
-    assertThat(call(HttpMethod.POST, "/api/v1/campaigns/" + first + "/launch").statusCode()).isEqualTo(202);
+    try (EventWaiter events = EventWaiter.source(server.vertx(), first)) {
+      assertThat(call(HttpMethod.POST, "/api/v1/campaigns/" + first + "/launch").statusCode()).isEqualTo(202);
+      // The executor picks the launched campaign up at once.
+      events.status("running", java.time.Duration.ofSeconds(10));
+    }
 
-    JsonObject queued = server.get("/api/v1/campaigns?status=queued").bodyAsJsonObject();
-    assertThat(queued.getLong("total")).isEqualTo(1);
-    assertThat(queued.getJsonArray("items").getJsonObject(0).getString("id")).isEqualTo(first);
+    JsonObject running = server.get("/api/v1/campaigns?status=running").bodyAsJsonObject();
+    assertThat(running.getLong("total")).isEqualTo(1);
+    assertThat(running.getJsonArray("items").getJsonObject(0).getString("id")).isEqualTo(first);
     JsonObject drafts = server.get("/api/v1/campaigns?status=draft").bodyAsJsonObject();
     assertThat(drafts.getLong("total")).isEqualTo(2);
     assertThat(drafts.getJsonArray("items").stream().map(JsonObject.class::cast).map(c -> c.getString("status")))

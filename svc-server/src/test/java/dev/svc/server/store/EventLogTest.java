@@ -25,10 +25,10 @@ class EventLogTest {
   void eventsAreNumberedStoredAndPublished() throws Exception {
     List<JsonObject> published = new CopyOnWriteArrayList<>();
     String testId;
-    try (TestServer server = TestServer.start(home)) {
+    try (TestServer server = TestServer.start(home, new TestServer.Options().insecure())) {
       server.vertx().eventBus().<JsonObject>consumer(EventAddresses.ALL, m -> published.add(m.body())).completion().await();
-      String agentId = server.post("/api/v1/agents/test", new JsonObject().put("name", "sim")).bodyAsJsonObject()
-          .getString("id");
+      String agentId = server.post("/api/v1/agents/register", new JsonObject().put("name", "n1").put("hostname", "n1"))
+          .bodyAsJsonObject().getString("agent_id");
       testId = server.post("/api/v1/quicktest", new JsonObject().put("agent_id", agentId)
           .put("model_path", "/models/llama").put("engine_name", "vllm")).bodyAsJsonObject().getString("id");
       assertThat(server.post("/api/v1/quicktest/" + testId + "/logs", new JsonObject().put("line", "hello"))

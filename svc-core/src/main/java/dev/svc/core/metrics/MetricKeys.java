@@ -1,0 +1,187 @@
+package dev.svc.core.metrics;
+
+import dev.svc.core.domain.Benchmarks;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The keys of a {@code metrics.json} document (benchmarks.md section 6), in document order: the one
+ * definition the runner, the simulator and the tests share. Lists are immutable.
+ */
+public final class MetricKeys {
+
+  // --- top level ---
+
+  public static final String SVC_VERSION = "svc_version";
+  public static final String SUITE_NAME = "suite_name";
+  public static final String TIMESTAMP = "timestamp";
+  public static final String ENGINE = "engine";
+  public static final String ENGINE_IMAGE = "engine_image";
+  public static final String MODEL = "model";
+  public static final String PASSED = "passed";
+  public static final String TOTAL_BENCHMARKS = "total_benchmarks";
+  public static final String PASSED_COUNT = "passed_count";
+  public static final String FAILED_COUNT = "failed_count";
+  public static final String TOTAL_TIME_SECONDS = "total_time_seconds";
+  public static final String VALID = "valid";
+  public static final String RESULTS = "results";
+  public static final String SYSTEM_INFO = "system_info";
+
+  /** Every top-level key of a metrics.json document. */
+  public static final List<String> TOP_LEVEL = List.of(SVC_VERSION, SUITE_NAME, TIMESTAMP, ENGINE, ENGINE_IMAGE, MODEL,
+      PASSED, TOTAL_BENCHMARKS, PASSED_COUNT, FAILED_COUNT, TOTAL_TIME_SECONDS, VALID, RESULTS, SYSTEM_INFO);
+
+  /** Top-level marker ({@code true}) of a document the test-agent simulator made up; never in a measurement. */
+  public static final String SIMULATED = "simulated";
+
+  // --- one entry of "results" ---
+
+  public static final String TEST_NAME = "test_name";
+  public static final String TEST_VERSION = "test_version";
+  public static final String RUN_NUMBER = "run_number";
+  public static final String METRICS = "metrics";
+  public static final String LOAD = "load";
+  public static final String ERRORS = "errors";
+
+  /** The keys of one benchmark's entry in {@code results} ({@code passed} and {@code timestamp} as above). */
+  public static final List<String> RESULT = List.of(TEST_NAME, TEST_VERSION, RUN_NUMBER, PASSED, METRICS, LOAD, ERRORS,
+      TIMESTAMP);
+
+  public static final String LOAD_MODE = "mode";
+  public static final String LOAD_SEED = "seed";
+  public static final String LOAD_WARMUP_REQUESTS = "warmup_requests";
+
+  /** The keys of a result's {@code load}. */
+  public static final List<String> LOAD_KEYS = List.of(LOAD_MODE, LOAD_SEED, LOAD_WARMUP_REQUESTS);
+
+  // --- performance metrics ---
+
+  public static final String AVG_TPS = "avg_tps";
+  public static final String OUTPUT_TOKEN_THROUGHPUT = "output_token_throughput";
+  public static final String REQUEST_THROUGHPUT = "request_throughput";
+  public static final String TTFT_MS = "ttft_ms";
+  public static final String TPOT_MS = "tpot_ms";
+  public static final String E2E_MS = "e2e_ms";
+  public static final String ICG_MS = "icg_ms";
+  public static final String TOTAL_ITERATIONS = "total_iterations";
+  public static final String TOTAL_TOKENS_GENERATED = "total_tokens_generated";
+  public static final String TOKEN_COUNT_SOURCE = "token_count_source";
+  public static final String GPU_MEMORY = "gpu_memory";
+  /** Only in the warmup benchmark: the first iteration whose latency is at the steady state. */
+  public static final String STABILIZATION_ITERATION = "stabilization_iteration";
+
+  /** {@code token_count_source} when the engine reported usage. */
+  public static final String TOKEN_COUNT_USAGE = "usage";
+  /** {@code token_count_source} when tokens were counted from stream chunks. */
+  public static final String TOKEN_COUNT_CHUNKS = "chunks";
+
+  /** The metrics of the throughput, latency and memory benchmarks. */
+  public static final List<String> PERFORMANCE = List.of(AVG_TPS, OUTPUT_TOKEN_THROUGHPUT, REQUEST_THROUGHPUT, TTFT_MS,
+      TPOT_MS, E2E_MS, ICG_MS, TOTAL_ITERATIONS, TOTAL_TOKENS_GENERATED, TOKEN_COUNT_SOURCE, GPU_MEMORY);
+
+  /** The metrics of the warmup benchmark: the performance metrics and the stabilization iteration. */
+  public static final List<String> WARMUP = concat(PERFORMANCE, STABILIZATION_ITERATION);
+
+  /** The performance metrics that are distributions, each summarised with {@link #STATISTICS}. */
+  public static final List<String> DISTRIBUTIONS = List.of(TTFT_MS, TPOT_MS, E2E_MS, ICG_MS);
+
+  // --- a distribution's summary ---
+
+  public static final String MEAN = "mean";
+  public static final String P50 = "p50";
+  public static final String P90 = "p90";
+  public static final String P95 = "p95";
+  public static final String P99 = "p99";
+  public static final String MIN = "min";
+  public static final String MAX = "max";
+  public static final String STD = "std";
+
+  /** The keys of every distribution summary. */
+  public static final List<String> STATISTICS = List.of(MEAN, P50, P90, P95, P99, MIN, MAX, STD);
+
+  /** The percentiles of a summary, lowest first. */
+  public static final List<String> PERCENTILES = List.of(P50, P90, P95, P99);
+
+  /** The summary keys whose values never decrease in this order: min ≤ p50 ≤ p90 ≤ p95 ≤ p99 ≤ max. */
+  public static final List<String> ASCENDING = List.of(MIN, P50, P90, P95, P99, MAX);
+
+  // --- GPU memory (benchmarks.md section 5) ---
+
+  public static final String PEAK_MEMORY_MB = "peak_memory_mb";
+  public static final String AVG_MEMORY_MB = "avg_memory_mb";
+  public static final String VRAM_UTILIZATION_PCT = "vram_utilization_pct";
+  /** A list of {@code [t_ms, used_mb]} pairs, one every {@link #GPU_SAMPLE_INTERVAL_MS}. */
+  public static final String SAMPLES = "samples";
+  public static final long GPU_SAMPLE_INTERVAL_MS = 100;
+  /**
+   * Only where the figures could not be measured (no GPU): why; the three figures are then
+   * {@code null} and {@code samples} is empty, never zeros that look real.
+   */
+  public static final String GPU_MEMORY_REASON = "reason";
+
+  /** The keys of {@code gpu_memory}. */
+  public static final List<String> GPU_MEMORY_KEYS = List.of(PEAK_MEMORY_MB, AVG_MEMORY_MB, VRAM_UTILIZATION_PCT,
+      SAMPLES);
+
+  // --- quality metrics ---
+
+  public static final String ACCURACY = "accuracy";
+  public static final String CORRECT = "correct";
+  public static final String TOTAL = "total";
+
+  /** The metrics of the quality benchmarks: accuracy (0..1), correct, total. */
+  public static final List<String> QUALITY = List.of(ACCURACY, CORRECT, TOTAL);
+
+  // --- system_info ---
+
+  public static final String GPU = "gpu";
+  public static final String CPU = "cpu";
+  public static final String RAM_GB = "ram_gb";
+  public static final String CUDA_VERSION = "cuda_version";
+  public static final String DRIVER_VERSION = "driver_version";
+  public static final String OS = "os";
+  public static final String ENVIRONMENT_TYPE = "environment_type";
+  public static final String FINGERPRINT = "fingerprint";
+
+  /** The keys of {@code system_info}. */
+  public static final List<String> SYSTEM_INFO_KEYS = List.of(GPU, CPU, RAM_GB, CUDA_VERSION, DRIVER_VERSION, OS,
+      ENVIRONMENT_TYPE, FINGERPRINT);
+
+  public static final String GPU_MODEL = "model";
+  public static final String VRAM_GB = "vram_gb";
+  public static final String GPU_COUNT = "count";
+  public static final String COMPUTE_CAPABILITY = "compute_capability";
+
+  /** The keys of {@code system_info.gpu}; {@code compute_capability} is {@code [major, minor]}. */
+  public static final List<String> SYSTEM_GPU_KEYS = List.of(GPU_MODEL, VRAM_GB, GPU_COUNT, COMPUTE_CAPABILITY);
+
+  public static final String CPU_MODEL = "model";
+  public static final String CPU_CORES = "cores";
+  public static final String CPU_THREADS = "threads";
+
+  /** The keys of {@code system_info.cpu}. */
+  public static final List<String> SYSTEM_CPU_KEYS = List.of(CPU_MODEL, CPU_CORES, CPU_THREADS);
+
+  private MetricKeys() {
+  }
+
+  /**
+   * The metric keys of one benchmark (a canonical name or an alias): {@link #QUALITY},
+   * {@link #WARMUP} or {@link #PERFORMANCE}; empty for an unknown benchmark.
+   */
+  public static Optional<List<String>> metricsOf(String benchmark) {
+    return Benchmarks.canonical(benchmark).map(name -> {
+      if (Benchmarks.QUALITY.contains(name)) {
+        return QUALITY;
+      }
+      return name.equals("warmup") ? WARMUP : PERFORMANCE;
+    });
+  }
+
+  private static List<String> concat(List<String> head, String tail) {
+    List<String> all = new ArrayList<>(head);
+    all.add(tail);
+    return List.copyOf(all);
+  }
+}

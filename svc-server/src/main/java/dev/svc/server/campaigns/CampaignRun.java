@@ -1,0 +1,303 @@
+package dev.svc.server.campaigns;
+
+import dev.svc.core.domain.CampaignStatus;
+import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.events.EventType;
+import dev.svc.server.http.ApiContext;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The state machine of one campaign's execution: queued → running, then its rows one at a time
+ * (each started only after the previous one ended), counters after each row, and the end: running →
+ * completed, failed (its agent is gone) or a stop because the campaign was cancelled meanwhile.
+ * Resuming after a restart continues the current pass at its first unfinished row. A pass is the
+ * set of rows created since the campaign last became running (a relaunch runs every row again).
+ */
+final class CampaignRun {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CampaignRun.class);
+  private static final String DELETED = "deleted";
+
+  private final ApiContext api;
+  private final String id;
+  private final BooleanSupplier stopped;
+  private final CampaignLog log;
+  private final Promise<Void> done = Promise.promise();
+  private List<CampaignRow> rows = List.of();
+  private JsonObject agent;
+  private RowRunner current;
+  private boolean cancelRequested;
+  private int succeeded;
+  private int failed;
+  private int position;
+
+  CampaignRun(ApiContext api, String campaignId, BooleanSupplier stopped) {
+    this.api = api;
+    this.id = campaignId;
+    this.stopped = stopped;
+    this.log = new CampaignLog(api, campaignId);
+  }
+
+  /** Runs a queued campaign: moves it to running, then runs its rows. */
+  Future<Void> launch() {
+    api.campaigns().move(id, CampaignStatus.QUEUED, CampaignStatus.RUNNING).compose(moved -> {
+      if (!moved) {
+        // no longer queued (cancelled meanwhile, or another run took it): nothing to do
+        done.tryComplete();
+        return Future.succeededFuture();
+      }
+      return statusEvent(CampaignStatus.RUNNING, null).onSuccess(v -> prepare());
+    }).onFailure(this::crashed);
+    return done.future();
+  }
+
+  /** Continues a running campaign (after a restart) at its first unfinished row. */
+  Future<Void> resume() {
+    prepare();
+    return done.future();
+  }
+
+  /** The campaign was cancelled: create no further row and fail the row in flight if it is still active. */
+  void cancel() {
+    cancelRequested = true;
+    if (current != null) {
+      RowRunner row = current;
+      row.queued().compose(v -> row.cancel())
+          .onFailure(err -> LOG.warn("Campaign {}: in-flight row not cancelled: {}", id, err.getMessage()));
+    }
+  }
+
+  /** The executor stops: stop watching, leave the campaign as it is (it resumes at the next start). */
+  void abandon() {
+    if (current != null) {
+      current.abandon();
+    }
+    done.tryComplete();
+  }
+
+  // --- preparation: the rows, the agent and what this pass already did ---
+
+  private void prepare() {
+    api.campaigns().byId(id).compose(found -> {
+      if (found.isEmpty() || !isRunning(found.get())) {
+        done.tryComplete();
+        return Future.succeededFuture();
+      }
+      JsonObject campaign = found.get();
+      rows = CampaignMatrix.rows(config(campaign));
+      return api.agents().byId(campaign.getString("agent_id")).compose(live -> {
+        if (live.isEmpty()) {
+          failCampaign("Agent " + campaign.getString("agent_id") + " was deleted", 0);
+          return Future.succeededFuture();
+        }
+        agent = live.get();
+        return api.campaigns().tests(id).map(tests -> {
+          begin(campaign, rowsOfThisPass(tests, campaign.getString("started_at")));
+          return null;
+        });
+      });
+    }).onFailure(this::crashed);
+  }
+
+  private static JsonObject config(JsonObject campaign) {
+    Object raw = campaign.getValue("config");
+    if (raw instanceof JsonObject) {
+      return (JsonObject) raw;
+    }
+    return raw == null ? new JsonObject() : new JsonObject(raw.toString());
+  }
+
+  /** The latest test of each row created since the campaign became running. */
+  private static Map<Integer, JsonObject> rowsOfThisPass(List<JsonObject> tests, String startedAt) {
+    Map<Integer, JsonObject> byRow = new HashMap<>();
+    for (JsonObject test : tests) {
+      Integer row = test.getInteger("campaign_row");
+      String created = test.getString("created_at");
+      if (row == null || (startedAt != null && created != null && created.compareTo(startedAt) < 0)) {
+        continue;
+      }
+      byRow.put(row, test); // tests come ordered by row, then creation: the last one wins
+    }
+    return byRow;
+  }
+
+  private void begin(JsonObject campaign, Map<Integer, JsonObject> pass) {
+    int next = 0;
+    while (next < rows.size() && pass.containsKey(next) && isTerminal(pass.get(next))) {
+      if (QuickTestStatus.COMPLETED.wireName().equals(pass.get(next).getString("status"))) {
+        succeeded++;
+      } else {
+        failed++;
+      }
+      next++;
+    }
+    JsonObject inFlight = pass.get(next);
+    String agentName = agent.getString("name", agent.getString("id"));
+    if (next == 0 && inFlight == null) {
+      log.line("Campaign '" + campaign.getString("name") + "' started: " + rows.size() + " runs on agent " + agentName);
+    } else {
+      log.line("Campaign resumed at run " + Math.min(next + 1, rows.size()) + "/" + rows.size() + " ("
+          + (succeeded + failed) + " already finished) on agent " + agentName);
+    }
+    int first = next;
+    api.campaigns().counters(id, succeeded, failed, 0)
+        .onSuccess(v -> step(first, inFlight))
+        .onFailure(this::crashed);
+  }
+
+  // --- the loop: one row at a time ---
+
+  private void step(int index, JsonObject inFlight) {
+    position = index;
+    if (stopped.getAsBoolean() || done.future().isComplete()) {
+      done.tryComplete();
+      return;
+    }
+    if (index >= rows.size()) {
+      finish();
+      return;
+    }
+    api.campaigns().byId(id).compose(found -> {
+      if (cancelRequested || found.isEmpty() || !isRunning(found.get())) {
+        stopHere(index, found.map(c -> c.getString("status")).orElse(DELETED));
+        return Future.succeededFuture();
+      }
+      return api.agents().byId(agent.getString("id")).map(live -> {
+        if (live.isEmpty()) {
+          failCampaign("Agent " + agent.getString("id") + " was deleted", index);
+        } else {
+          runRow(index, inFlight);
+        }
+        return null;
+      });
+    }).onFailure(this::crashed);
+  }
+
+  private void runRow(int index, JsonObject inFlight) {
+    if (cancelRequested && inFlight == null) {
+      stopHere(index, CampaignStatus.CANCELLED.wireName());
+      return;
+    }
+    CampaignRow row = rows.get(index);
+    String prefix = "[" + (index + 1) + "/" + rows.size() + "] ";
+    // the row's own line is queued once its events are watched: before any line of its test
+    String announce = prefix + row.label() + (inFlight != null ? " (resumed)" : "");
+    RowRunner runner = new RowRunner(api, id, agent, line -> log.line(prefix + line), () -> log.line(announce));
+    current = runner;
+    Future<RowOutcome> outcome = inFlight != null ? runner.resume(inFlight) : runner.start(row);
+    // a cancel that arrived while the row's test was being created found no test to fail: fail it now
+    runner.queued().onSuccess(queued -> {
+      if (cancelRequested) {
+        runner.cancel();
+      }
+    });
+    outcome.compose(result -> {
+      current = null;
+      if (result.succeeded()) {
+        succeeded++;
+      } else {
+        failed++;
+      }
+      log.line(prefix + result.describe());
+      return api.campaigns().counters(id, succeeded, failed, 0);
+    }).onSuccess(counted -> step(index + 1, null)).onFailure(this::crashed);
+  }
+
+  // --- the ends ---
+
+  private void finish() {
+    int total = rows.size();
+    log.line("Campaign finished: " + succeeded + " of " + total + " runs succeeded, " + failed + " failed");
+    if (total > 0 && failed == total) {
+      log.line("All " + total + " runs failed");
+    }
+    log.flushed()
+        .compose(v -> api.campaigns().move(id, CampaignStatus.RUNNING, CampaignStatus.COMPLETED))
+        .compose(moved -> {
+          if (moved) {
+            return statusEvent(CampaignStatus.COMPLETED, null);
+          }
+          return api.campaigns().byId(id).compose(found -> {
+            stopHere(total, found.map(c -> c.getString("status")).orElse(DELETED));
+            return Future.succeededFuture();
+          });
+        })
+        .onSuccess(v -> done.tryComplete())
+        .onFailure(this::crashed);
+  }
+
+  /** The campaign is no longer running (cancelled): no further row; the status stays as it is. */
+  private void stopHere(int nextIndex, String status) {
+    if (DELETED.equals(status)) {
+      done.tryComplete(); // nothing left to write to
+      return;
+    }
+    int skipped = Math.max(0, rows.size() - nextIndex);
+    String line = cancelRequested || CampaignStatus.CANCELLED.wireName().equals(status)
+        ? "Campaign cancelled"
+        : "Campaign stopped: it is " + status;
+    log.line(line + " (" + succeeded + " succeeded, " + failed + " failed, " + skipped + " not run)");
+    api.campaigns().counters(id, succeeded, failed, skipped)
+        .compose(v -> log.flushed())
+        .onComplete(ar -> done.tryComplete());
+  }
+
+  /** Fails the campaign (running → failed) with an error in its log and its status event. */
+  private void failCampaign(String error, int nextIndex) {
+    int skipped = Math.max(0, rows.size() - nextIndex);
+    log.line("Campaign failed: " + error);
+    api.campaigns().counters(id, succeeded, failed, skipped)
+        .compose(v -> log.flushed())
+        .compose(v -> api.campaigns().move(id, CampaignStatus.RUNNING, CampaignStatus.FAILED))
+        .compose(moved -> moved ? statusEvent(CampaignStatus.FAILED, error) : Future.succeededFuture())
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            LOG.error("Campaign {} could not be marked failed", id, ar.cause());
+          }
+          done.tryComplete();
+        });
+  }
+
+  /** An unexpected fault (store, event log): fail the campaign unless the executor is stopping. */
+  private void crashed(Throwable err) {
+    if (done.future().isComplete()) {
+      return;
+    }
+    if (current != null) {
+      current.abandon();
+      current = null;
+    }
+    if (stopped.getAsBoolean()) {
+      done.tryComplete();
+      return;
+    }
+    LOG.error("Campaign {} failed in the executor", id, err);
+    failCampaign("Campaign executor error: " + err.getMessage(), position);
+  }
+
+  private Future<Void> statusEvent(CampaignStatus status, String error) {
+    JsonObject data = new JsonObject().put("campaign_id", id).put("status", status.wireName());
+    if (error == null) {
+      data.putNull("error");
+    } else {
+      data.put("error", error);
+    }
+    return api.events().append(id, EventType.STATUS, data).mapEmpty();
+  }
+
+  private static boolean isRunning(JsonObject campaign) {
+    return CampaignStatus.RUNNING.wireName().equals(campaign.getString("status"));
+  }
+
+  private static boolean isTerminal(JsonObject test) {
+    return QuickTestStatus.parse(test.getString("status")).map(QuickTestStatus::isTerminal).orElse(false);
+  }
+}

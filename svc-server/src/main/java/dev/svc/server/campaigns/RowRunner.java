@@ -1,0 +1,161 @@
+package dev.svc.server.campaigns;
+
+import dev.svc.core.Ids;
+import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.events.EventAddresses;
+import dev.svc.core.events.EventType;
+import dev.svc.server.http.ApiContext;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.json.JsonObject;
+import java.util.function.Consumer;
+
+/**
+ * Runs one campaign row to its end: creates its quick test on the campaign's agent (or takes over
+ * a test that was active before a restart), watches it through its events and fails it when the
+ * per-row timeout passes. The consumer is registered before the test is queued, so no event is missed.
+ */
+final class RowRunner {
+
+  private final ApiContext api;
+  private final RowTransitions transitions;
+  private final String campaignId;
+  private final String agentId;
+  private final boolean testAgent;
+  private final Consumer<String> onLog;
+  private final Runnable onWatching;
+  private final Promise<Void> queued = Promise.promise();
+  private RowWatch watch;
+  private String testId;
+  private long timer = -1;
+
+  /**
+   * @param onLog takes each log line of the row's test
+   * @param onWatching runs once the row's events are watched, before its test is created or read
+   */
+  RowRunner(ApiContext api, String campaignId, JsonObject agent, Consumer<String> onLog, Runnable onWatching) {
+    this.api = api;
+    this.transitions = new RowTransitions(api);
+    this.campaignId = campaignId;
+    this.agentId = agent.getString("id");
+    this.testAgent = Flags.isTrue(agent.getValue("is_test_agent"));
+    this.onLog = onLog;
+    this.onWatching = onWatching;
+  }
+
+  /** Creates the row's quick test and completes when it ended. */
+  Future<RowOutcome> start(CampaignRow row) {
+    testId = Ids.newId();
+    String commandId = Ids.newId();
+    JsonObject test = new JsonObject().put("id", testId).put("agent_id", agentId)
+        .put("model_path", row.modelPath()).put("engine_name", row.engine()).put("benchmark_name", row.benchmark())
+        .put("suite_name", row.suite()).put("command_id", commandId).put("force", row.force())
+        .put("campaign_id", campaignId).put("campaign_row", row.index());
+    return RowWatch.open(api.vertx(), testId, onLog).compose(w -> {
+      watch = w;
+      onWatching.run();
+      return api.tests().insert(test);
+    }).compose(v -> api.events().append(testId, EventType.STATUS, new JsonObject().put("test_id", testId)
+        .put("status", QuickTestStatus.QUEUED.wireName()).put("command_id", commandId)))
+        .compose(v -> {
+          queued.tryComplete();
+          simulateIfTestAgent();
+          armTimeout();
+          return watch.outcome();
+        })
+        .onFailure(err -> {
+          queued.tryFail(err);
+          abandon();
+        });
+  }
+
+  /** Takes over a row's test that exists already; completes when it ended (at once if it has). */
+  Future<RowOutcome> resume(JsonObject test) {
+    testId = test.getString("id");
+    return RowWatch.open(api.vertx(), testId, onLog).compose(w -> {
+      watch = w;
+      onWatching.run();
+      return api.tests().byId(testId);
+    }).compose(found -> {
+      if (found.isEmpty()) {
+        watch.settle(new RowOutcome(QuickTestStatus.FAILED, "Quick test " + testId + " no longer exists"));
+      } else if (!watch.settleFrom(found.get())) {
+        simulateIfTestAgent();
+        armTimeout();
+      }
+      queued.tryComplete();
+      return watch.outcome();
+    }).onFailure(err -> {
+      queued.tryFail(err);
+      abandon();
+    });
+  }
+
+  /** Fails the row's test with "Cancelled by user" if it is still active. */
+  Future<Boolean> cancel() {
+    return testId == null ? Future.succeededFuture(false) : transitions.fail(testId, RowTransitions.CANCELLED);
+  }
+
+  /** Stops watching and timing without touching the test (the executor is stopping). */
+  void abandon() {
+    cancelTimer();
+    if (watch != null) {
+      watch.abandon();
+    }
+  }
+
+  /** Completes once the row's test exists in the store (created and queued, or taken over). */
+  Future<Void> queued() {
+    return queued.future();
+  }
+
+  private void simulateIfTestAgent() {
+    if (testAgent) {
+      api.vertx().eventBus().send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", testId));
+    }
+  }
+
+  private void armTimeout() {
+    long ms = api.timings().campaignRowTimeoutMs();
+    if (ms <= 0) {
+      return;
+    }
+    timer = api.vertx().setTimer(ms, id -> {
+      timer = -1;
+      timeout(ms);
+    });
+    watch.outcome().onComplete(ar -> cancelTimer());
+  }
+
+  private void timeout(long ms) {
+    String error = timedOut(ms);
+    transitions.fail(testId, error)
+        .compose(moved -> api.tests().byId(testId))
+        .onSuccess(found -> {
+          if (found.isEmpty() || !watch.settleFrom(found.get())) {
+            watch.settle(new RowOutcome(QuickTestStatus.FAILED, error));
+          }
+        })
+        .onFailure(err -> watch.settle(new RowOutcome(QuickTestStatus.FAILED, error + " (" + err.getMessage() + ")")));
+  }
+
+  private void cancelTimer() {
+    if (timer >= 0) {
+      api.vertx().cancelTimer(timer);
+      timer = -1;
+    }
+  }
+
+  /** "Timed out after 30 minutes" (seconds or milliseconds for the short timeouts of tests). */
+  static String timedOut(long ms) {
+    if (ms % 60_000 == 0) {
+      long minutes = ms / 60_000;
+      return "Timed out after " + minutes + (minutes == 1 ? " minute" : " minutes");
+    }
+    if (ms % 1000 == 0) {
+      long seconds = ms / 1000;
+      return "Timed out after " + seconds + (seconds == 1 ? " second" : " seconds");
+    }
+    return "Timed out after " + ms + " ms";
+  }
+}

@@ -1,0 +1,79 @@
+package dev.svc.server.campaigns;
+
+import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.events.EventAddresses;
+import dev.svc.core.events.EventType;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import java.util.function.Consumer;
+
+/**
+ * Observes one quick test through the events published on its source: hands each {@code log} line
+ * to a callback and ends with the test's terminal {@code status} event (or a terminal state read
+ * from the store, given to {@link #settle}).
+ */
+final class RowWatch {
+
+  private final MessageConsumer<JsonObject> consumer;
+  private final Promise<RowOutcome> outcome = Promise.promise();
+  private final Consumer<String> onLog;
+
+  private RowWatch(Vertx vertx, String testId, Consumer<String> onLog) {
+    this.onLog = onLog;
+    this.consumer = vertx.eventBus().consumer(EventAddresses.forSource(testId), m -> event(m.body()));
+  }
+
+  /** Registers the consumer; completes once it is registered, so no later event is missed. */
+  static Future<RowWatch> open(Vertx vertx, String testId, Consumer<String> onLog) {
+    RowWatch watch = new RowWatch(vertx, testId, onLog);
+    return watch.consumer.completion().map(v -> watch);
+  }
+
+  private void event(JsonObject event) {
+    if (outcome.future().isComplete()) {
+      return;
+    }
+    JsonObject data = event.getJsonObject("data", new JsonObject());
+    String type = event.getString("type");
+    if (EventType.LOG.equals(type)) {
+      String line = data.getString("line");
+      if (line != null) {
+        onLog.accept(line);
+      }
+    } else if (EventType.STATUS.equals(type)) {
+      QuickTestStatus.parse(data.getString("status")).filter(QuickTestStatus::isTerminal)
+          .ifPresent(status -> settle(new RowOutcome(status, data.getString("error"))));
+    }
+  }
+
+  /** Ends the watch with this outcome unless it already ended; stops listening. */
+  void settle(RowOutcome result) {
+    if (outcome.tryComplete(result)) {
+      consumer.unregister();
+    }
+  }
+
+  /** Ends the watch from a stored test row when that row is terminal; true if it was. */
+  boolean settleFrom(JsonObject test) {
+    QuickTestStatus status = QuickTestStatus.parse(test.getString("status")).orElse(null);
+    if (status == null || !status.isTerminal()) {
+      return false;
+    }
+    settle(new RowOutcome(status, test.getString("error")));
+    return true;
+  }
+
+  Future<RowOutcome> outcome() {
+    return outcome.future();
+  }
+
+  /** Stops listening without an outcome (the executor is stopping). */
+  void abandon() {
+    if (!outcome.future().isComplete()) {
+      consumer.unregister();
+    }
+  }
+}
