@@ -97,10 +97,10 @@ final class Simulation {
         return Future.succeededFuture(Outcome.STOPPED);
       }
       String text = lines.get(index);
-      return api.tests().appendLogs(testId, List.of(text), null)
-          .compose(stored -> api.events().append(testId, EventType.LOG,
-              new JsonObject().put("test_id", testId).put("line", text)))
-          .compose(v -> line(test, plan, index + 1));
+      return api.tests().appendLogIfRunning(testId, text).compose(stored -> !stored
+          ? Future.succeededFuture(Outcome.STOPPED)
+          : api.events().append(testId, EventType.LOG, new JsonObject().put("test_id", testId).put("line", text))
+              .compose(v -> line(test, plan, index + 1)));
     });
   }
 

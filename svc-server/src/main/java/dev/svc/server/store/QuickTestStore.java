@@ -35,6 +35,8 @@ public final class QuickTestStore {
       + " AND a.is_test_agent = 1 ORDER BY q.created_at, q.id";
   private static final String LINK_RESULT = "UPDATE quick_tests SET result_id = ?, updated_at = ? WHERE id = ?";
   private static final String INSERT_LOG = "INSERT INTO quick_test_logs (test_id, line, created_at) VALUES (?, ?, ?)";
+  private static final String INSERT_LOG_IF_RUNNING = "INSERT INTO quick_test_logs (test_id, line, created_at)"
+      + " SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM quick_tests WHERE id = ? AND status = 'running')";
   private static final String LOGS = "SELECT id, created_at, line FROM quick_test_logs WHERE test_id = ? AND id > ?"
       + " ORDER BY id LIMIT ?";
   private static final String LAST_SEQ = "SELECT last_log_seq FROM quick_tests WHERE id = ?";
@@ -151,6 +153,14 @@ public final class QuickTestStore {
         return chain.map(v -> stored);
       });
     });
+  }
+
+  /**
+   * Stores one log line only while the test is running, in one statement, so a line cannot slip in
+   * after a cancel; false when the test was no longer running.
+   */
+  public Future<Boolean> appendLogIfRunning(String testId, String line) {
+    return Sql.update(pool, INSERT_LOG_IF_RUNNING, Tuple.of(testId, line, Timestamps.now(), testId)).map(n -> n == 1);
   }
 
   public Future<List<JsonObject>> logs(String testId, long afterId, int limit) {

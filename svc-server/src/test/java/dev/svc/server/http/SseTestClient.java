@@ -27,10 +27,10 @@ final class SseTestClient implements AutoCloseable {
   /** How much of the raw body is kept for {@link #raw()}. */
   private static final int RAW_LIMIT = 1 << 20;
 
-  /** One {@code id/event/data} frame; {@code json} is the data, parsed once. */
-  record Frame(long id, String event, String data, JsonObject json) {
+  /** One {@code id/event/data} frame; {@code json} is the data, parsed once; when it arrived (nanoTime). */
+  record Frame(long id, String event, String data, JsonObject json, long arrivedNanos) {
     Frame(long id, String event, String data) {
-      this(id, event, data, data == null ? null : new JsonObject(data));
+      this(id, event, data, data == null ? null : new JsonObject(data), System.nanoTime());
     }
   }
 
