@@ -73,10 +73,9 @@ public final class HeartbeatDispatcher extends VerticleBase {
     JsonObject metrics = message.body().getJsonObject("metrics");
     agents.byId(agentId).compose(found -> {
       JsonObject agent = found.orElseThrow(() -> new IllegalStateException("Agent " + agentId + " vanished"));
-      boolean changed = !metrics.getString("status").equals(agent.getString("status"));
       return agents.heartbeat(agentId, metrics)
-          .compose(v -> changed ? agentStatus(agentId, agent.getString("name"), metrics.getString("status"))
-              : Future.succeededFuture())
+          .compose(v -> changed(agent, metrics) ? agentStatus(agentId, agent.getString("name"),
+              metrics.getString("status"), metrics) : Future.succeededFuture())
           .compose(v -> agents.settings(agentId))
           .compose(settings -> commandsFor(agentId, interval(settings))
               .map(list -> new JsonObject().put("commands", list)
@@ -210,8 +209,29 @@ public final class HeartbeatDispatcher extends VerticleBase {
   }
 
   private Future<Void> agentStatus(String id, String name, String status) {
-    return events.append(id, EventType.AGENT_STATUS,
-        new JsonObject().put("agent_id", id).put("name", name).put("status", status)).mapEmpty();
+    return agentStatus(id, name, status, new JsonObject());
+  }
+
+  /** An agent_status event: id, name and status, plus the heartbeat's metrics when there are some. */
+  private Future<Void> agentStatus(String id, String name, String status, JsonObject metrics) {
+    JsonObject data = metrics.copy().put("agent_id", id).put("name", name).put("status", status);
+    return events.append(id, EventType.AGENT_STATUS, data).mapEmpty();
+  }
+
+  /** Whether a heartbeat reports anything other than what is stored (status, task or any metric). */
+  static boolean changed(JsonObject agent, JsonObject metrics) {
+    for (String key : metrics.fieldNames()) {
+      Object reported = metrics.getValue(key);
+      Object stored = agent.getValue(key);
+      boolean same = reported instanceof Number && stored instanceof Number
+          ? ((Number) reported).doubleValue() == ((Number) stored).doubleValue()
+          : java.util.Objects.equals(reported == null || "".equals(reported) ? null : reported,
+              stored == null || "".equals(stored) ? null : stored);
+      if (!same) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static Future<Void> each(List<JsonObject> rows, java.util.function.Function<JsonObject, Future<?>> action) {

@@ -158,4 +158,22 @@ class HeartbeatDispatcherTest {
     }
     assertThat(heartbeat(agent)).extracting(c -> ((JsonObject) c).getString("test_id")).containsExactly(second);
   }
+
+  @Test
+  void heartbeatMetricsArePublishedAsAgentStatusWhenTheyChange() {
+    String agent = register("metered");
+    JsonObject beat = new JsonObject().put("status", "idle").put("gpu_utilization_pct", 10.0).put("storage_gb_free", 500.0);
+    try (EventWaiter events = EventWaiter.source(server.vertx(), agent)) {
+      server.post("/api/v1/agents/" + agent + "/heartbeat", beat);
+      JsonObject first = events.next(e -> "agent_status".equals(e.getString("type")), WAIT);
+      assertThat(first.getJsonObject("data").getDouble("gpu_utilization_pct")).isEqualTo(10.0);
+      server.post("/api/v1/agents/" + agent + "/heartbeat", beat);
+      server.post("/api/v1/agents/" + agent + "/heartbeat", beat.copy().put("gpu_utilization_pct", 97.5));
+      JsonObject second = events.next(e -> "agent_status".equals(e.getString("type")), WAIT);
+      assertThat(second.getJsonObject("data").getDouble("gpu_utilization_pct")).isEqualTo(97.5);
+      assertThat(second.getJsonObject("data").getString("status")).isEqualTo("idle");
+      // The unchanged heartbeat in between published nothing.
+      assertThat(events.all()).filteredOn(e -> "agent_status".equals(e.getString("type"))).hasSize(2);
+    }
+  }
 }
