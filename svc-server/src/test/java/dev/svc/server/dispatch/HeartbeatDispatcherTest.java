@@ -176,4 +176,25 @@ class HeartbeatDispatcherTest {
       assertThat(events.all()).filteredOn(e -> "agent_status".equals(e.getString("type"))).hasSize(2);
     }
   }
+
+  @Test
+  void cancellingADispatchedTestSendsCancelTestAndClosesItsStatus() {
+    String agent = register("cancelled");
+    String testId = submit(agent, "/models/a");
+    try (EventWaiter events = EventWaiter.source(server.vertx(), testId)) {
+      assertThat(heartbeat(agent)).hasSize(1);
+      server.post("/api/v1/quicktest/" + testId + "/status", new JsonObject().put("status", "running"));
+      assertThat(server.post("/api/v1/quicktest/" + testId + "/cancel", new JsonObject()).statusCode()).isEqualTo(200);
+      JsonObject failed = events.status("failed", WAIT);
+      assertThat(failed.getJsonObject("data").getString("error")).isEqualTo("Cancelled by user");
+    }
+    JsonArray commands = heartbeat(agent);
+    assertThat(commands).hasSize(1);
+    assertThat(commands.getJsonObject(0).getString("type")).isEqualTo("cancel_test");
+    assertThat(commands.getJsonObject(0).getJsonObject("payload").getString("test_id")).isEqualTo(testId);
+    assertThat(heartbeat(agent)).as("a command is delivered once").isEmpty();
+    // The agent's late report cannot revive the test.
+    assertThat(server.post("/api/v1/quicktest/" + testId + "/status", new JsonObject().put("status", "completed"))
+        .statusCode()).isEqualTo(409);
+  }
 }

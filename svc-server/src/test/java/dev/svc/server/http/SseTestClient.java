@@ -32,6 +32,18 @@ final class SseTestClient implements AutoCloseable {
     Frame(long id, String event, String data) {
       this(id, event, data, data == null ? null : new JsonObject(data), System.nanoTime());
     }
+
+    /** The same frame is the same id, event and data, whenever it arrived. */
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Frame f && f.id == id && java.util.Objects.equals(f.event, event)
+          && java.util.Objects.equals(f.data, data);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(id, event, data);
+    }
   }
 
   /** How to open the stream. */
