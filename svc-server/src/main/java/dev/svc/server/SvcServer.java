@@ -20,6 +20,8 @@ import dev.svc.server.dispatch.HeartbeatDispatcher;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.events.EventLogVerticle;
 import dev.svc.server.simulator.TestAgentSimulator;
+import dev.svc.server.tests.TestTransitions;
+import dev.svc.server.results.ResultRecorder;
 import dev.svc.server.store.EventStore;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.ResultStore;
@@ -82,10 +84,14 @@ public final class SvcServer {
         Guard guard = new Guard(config.authToken(), new Sessions(HexFormat.of().parseHex(sessionKey), tls != null));
         CertificateAuthority clientCa = tls == null ? null : tls.clientCa();
         EventStore eventStore = new EventStore(db.pool());
-        ApiContext api = new ApiContext(vertx, new AgentStore(db.pool()), new QuickTestStore(db.pool()),
-            new ResultStore(db.pool()), new CampaignStore(db.pool()), new CommandStore(db.pool()), settingsStore,
-            new EventLog(vertx.eventBus()), eventStore, settings, engines, guard, clientCa, tls != null,
-            db.schemaVersion(), config.timings());
+        EventLog events = new EventLog(vertx.eventBus());
+        QuickTestStore tests = new QuickTestStore(db.pool());
+        CommandStore commands = new CommandStore(db.pool());
+        ResultStore results = new ResultStore(db.pool());
+        ApiContext api = new ApiContext(vertx, new AgentStore(db.pool()), tests, results, new CampaignStore(db.pool()),
+            commands, settingsStore, events, eventStore, settings, engines, guard, clientCa, tls != null,
+            db.schemaVersion(), config.timings(), new TestTransitions(tests, commands, events),
+            new ResultRecorder(results, tests, events));
         ResultsIndexer indexer = new ResultsIndexer(vertx, api.results(), config.home().results());
         Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
         Supplier<Router> routes = () -> ApiRouter.create(api, downloads,
@@ -94,7 +100,7 @@ public final class SvcServer {
             .compose(dir -> indexer.index(SvcHome.expand(dir)))
             .compose(v -> vertx.deployVerticle(new EventLogVerticle(eventStore)))
             .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(api.agents(), api.tests(), api.commands(),
-                api.events(), config.timings())))
+                api.events(), api.transitions(), config.timings())))
             .compose(v -> vertx.deployVerticle(new TestAgentSimulator(api)))
             .compose(v -> vertx.deployVerticle(new CampaignExecutor(api)))
             .compose(v -> listen(vertx, routes, options(config, tls)))

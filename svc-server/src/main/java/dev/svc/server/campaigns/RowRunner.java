@@ -1,5 +1,6 @@
 package dev.svc.server.campaigns;
 
+import dev.svc.server.tests.TestTransitions;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
@@ -18,7 +19,6 @@ import java.util.function.Consumer;
 final class RowRunner {
 
   private final ApiContext api;
-  private final RowTransitions transitions;
   private final String campaignId;
   private final String agentId;
   private final boolean testAgent;
@@ -35,7 +35,6 @@ final class RowRunner {
    */
   RowRunner(ApiContext api, String campaignId, JsonObject agent, Consumer<String> onLog, Runnable onWatching) {
     this.api = api;
-    this.transitions = new RowTransitions(api);
     this.campaignId = campaignId;
     this.agentId = agent.getString("id");
     this.testAgent = Flags.isTrue(agent.getValue("is_test_agent"));
@@ -93,7 +92,7 @@ final class RowRunner {
 
   /** Fails the row's test with "Cancelled by user" if it is still active. */
   Future<Boolean> cancel() {
-    return testId == null ? Future.succeededFuture(false) : transitions.fail(testId, RowTransitions.CANCELLED);
+    return testId == null ? Future.succeededFuture(false) : api.transitions().fail(testId, TestTransitions.CANCELLED);
   }
 
   /** Stops watching and timing without touching the test (the executor is stopping). */
@@ -129,7 +128,7 @@ final class RowRunner {
 
   private void timeout(long ms) {
     String error = timedOut(ms);
-    transitions.fail(testId, error)
+    api.transitions().fail(testId, error)
         .compose(moved -> api.tests().byId(testId))
         .onSuccess(found -> {
           if (found.isEmpty() || !watch.settleFrom(found.get())) {

@@ -11,6 +11,7 @@ import dev.svc.server.events.EventLog;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CommandStore;
 import dev.svc.server.store.QuickTestStore;
+import dev.svc.server.tests.TestTransitions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
@@ -41,16 +42,18 @@ public final class HeartbeatDispatcher extends VerticleBase {
   private final QuickTestStore tests;
   private final CommandStore commands;
   private final EventLog events;
+  private final TestTransitions transitions;
   private final Timings timings;
   private long timer = -1;
   private boolean sweeping;
 
   public HeartbeatDispatcher(AgentStore agents, QuickTestStore tests, CommandStore commands, EventLog events,
-      Timings timings) {
+      TestTransitions transitions, Timings timings) {
     this.agents = agents;
     this.tests = tests;
     this.commands = commands;
     this.events = events;
+    this.transitions = transitions;
     this.timings = timings;
   }
 
@@ -118,7 +121,9 @@ public final class HeartbeatDispatcher extends VerticleBase {
           return Future.succeededFuture(out);
         }
         out.add(runTest(test));
-        return status(test, QuickTestStatus.DISPATCHED, null).map(v -> out);
+        return events.append(test.getString("id"), EventType.STATUS, new JsonObject().put("test_id", test.getString("id"))
+            .put("status", QuickTestStatus.DISPATCHED.wireName()).put("command_id", test.getString("command_id")))
+            .map(v -> out);
       });
     });
   }
@@ -195,17 +200,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
   // --- helpers ---
 
   private Future<Void> move(JsonObject test, QuickTestStatus from, QuickTestStatus to, String error) {
-    return tests.move(test.getString("id"), from, to, error)
-        .compose(moved -> moved ? status(test, to, error) : Future.succeededFuture());
-  }
-
-  private Future<Void> status(JsonObject test, QuickTestStatus status, String error) {
-    JsonObject data = new JsonObject().put("test_id", test.getString("id")).put("status", status.wireName())
-        .put("command_id", test.getString("command_id"));
-    if (error != null) {
-      data.put("error", error);
-    }
-    return events.append(test.getString("id"), EventType.STATUS, data).mapEmpty();
+    return transitions.move(test, from, to, error).mapEmpty();
   }
 
   private Future<Void> agentStatus(String id, String name, String status) {

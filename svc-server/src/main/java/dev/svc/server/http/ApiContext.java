@@ -3,6 +3,8 @@ package dev.svc.server.http;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.server.Timings;
+import dev.svc.server.results.ResultRecorder;
+import dev.svc.server.tests.TestTransitions;
 import dev.svc.server.settings.GlobalSettings;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CampaignStore;
@@ -31,5 +33,7 @@ public record ApiContext(
     CertificateAuthority ca,
     boolean mutualTls,
     int schemaVersion,
-    Timings timings) {
+    Timings timings,
+    TestTransitions transitions,
+    ResultRecorder resultRecorder) {
 }

@@ -1,33 +1,31 @@
 package dev.svc.server.http;
 
 import dev.svc.core.domain.QuickTestStatus;
-import dev.svc.core.events.EventType;
+import dev.svc.server.tests.TestTransitions;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
-/** Moves a quick test to a new status and publishes the status event, or reports the conflict. */
+/** The API's view of status changes: a move or cancel that cannot happen is a 409 with the reason. */
 final class QuickTestTransitions {
+
+  static final String CANCELLED = TestTransitions.CANCELLED;
 
   private QuickTestTransitions() {
   }
 
-  /**
-   * Cancels an active test: failed with "Cancelled by user", and a cancel_test command for a real
-   * agent that holds it (a simulated test notices between two iterations).
-   */
+  /** Cancels an active test (failed, "Cancelled by user"; the agent holding it is told to stop). */
   static Future<Void> cancel(ApiContext api, JsonObject test) {
     QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
     if (current.isTerminal()) {
       throw ApiError.conflict("Quick test " + test.getString("id") + " is already " + current.wireName());
     }
-    boolean held = current != QuickTestStatus.QUEUED && !Views.flag(test.getValue("agent_is_test"));
-    return move(api, test, current, QuickTestStatus.FAILED, CANCELLED)
-        .compose(v -> !held ? Future.succeededFuture()
-            : api.commands().enqueue(dev.svc.core.Ids.newId(), test.getString("agent_id"), "cancel_test",
-                test.getString("id"), new JsonObject().put("test_id", test.getString("id"))));
+    return api.transitions().fail(test.getString("id"), CANCELLED).map(cancelled -> {
+      if (!cancelled) {
+        throw ApiError.conflict("Quick test " + test.getString("id") + " finished meanwhile");
+      }
+      return null;
+    });
   }
-
-  static final String CANCELLED = "Cancelled by user";
 
   static Future<QuickTestStatus> move(ApiContext api, JsonObject test, QuickTestStatus from, QuickTestStatus to,
       String error) {
@@ -35,16 +33,11 @@ final class QuickTestTransitions {
     if (!from.canMoveTo(to)) {
       throw ApiError.conflict("Quick test " + id + " cannot move from " + from.wireName() + " to " + to.wireName());
     }
-    return api.tests().move(id, from, to, error).compose(moved -> {
+    return api.transitions().move(test, from, to, error).map(moved -> {
       if (!moved) {
         throw ApiError.conflict("Quick test " + id + " changed status meanwhile; read it again");
       }
-      JsonObject event = new JsonObject().put("test_id", id).put("status", to.wireName())
-          .put("command_id", test.getString("command_id"));
-      if (error != null) {
-        event.put("error", error);
-      }
-      return api.events().append(id, EventType.STATUS, event).map(v -> to);
+      return to;
     });
   }
 }

@@ -1,11 +1,6 @@
 package dev.svc.server.http;
 
-import dev.svc.core.Ids;
-import dev.svc.core.Timestamps;
 import dev.svc.core.domain.QuickTestStatus;
-import dev.svc.core.events.EventType;
-import dev.svc.server.results.ResultFields;
-import dev.svc.server.store.ResultStore;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;
@@ -32,16 +27,9 @@ final class ResultSubmission {
       if (test.isPresent() && !agentId.equals(test.get().getString("agent_id"))) {
         throw ApiError.forbidden("Test " + test.get().getString("id") + " belongs to another agent");
       }
-      String testId = test.map(t -> t.getString("id")).orElse(null);
-      return api.results().byCommandId(commandId).compose(existing -> {
-        if (existing.isPresent()) {
-          return Future.succeededFuture(existing.get().getString("id"));
-        }
-        if (data == null) {
-          return Future.succeededFuture((String) null);
-        }
-        return store(data, testId, agentId, commandId);
-      }).compose(resultId -> finish(test.orElse(null), resultId, finalStatus, error)
+      Future<String> stored = data == null ? api.results().byCommandId(commandId).map(r -> r.map(x -> x.getString("id"))
+          .orElse(null)) : api.resultRecorder().record(data, test.orElse(null), agentId, commandId);
+      return stored.compose(resultId -> finish(test.orElse(null), finalStatus, error)
           .map(v -> new JsonObject().put("accepted", true).put("result_id", resultId)));
     });
   }
@@ -58,30 +46,18 @@ final class ResultSubmission {
     return api.tests().byCommandId(commandId);
   }
 
-  private Future<String> store(JsonObject data, String testId, String agentId, String commandId) {
-    ResultFields fields = ResultFields.extract(data);
-    String id = Ids.newId();
-    ResultStore.NewResult row = new ResultStore.NewResult(id, fields.model(), fields.engine(), fields.suiteName(),
-        fields.timestamp().orElse(Timestamps.now()), fields.passed(), data, null, testId, agentId, commandId);
-    return api.results().insert(row).recover(err -> api.results().byCommandId(commandId)
-        .map(again -> again.map(r -> (Void) null).orElseThrow(() -> new IllegalStateException(err))))
-        .compose(v -> api.results().byCommandId(commandId))
-        .map(stored -> stored.orElseThrow().getString("id"));
-  }
-
-  private Future<Void> finish(JsonObject test, String resultId, Optional<QuickTestStatus> finalStatus, String error) {
-    if (test == null) {
+  private Future<Void> finish(JsonObject test, Optional<QuickTestStatus> finalStatus, String error) {
+    if (test == null || finalStatus.isEmpty()) {
       return Future.succeededFuture();
     }
-    String testId = test.getString("id");
-    Future<Void> linked = resultId == null || resultId.equals(test.getString("result_id"))
-        ? Future.succeededFuture()
-        : api.tests().linkResult(testId, resultId).compose(v -> api.events().append(testId, EventType.RESULT,
-            new JsonObject().put("test_id", testId).put("result_id", resultId)).mapEmpty());
-    QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
-    if (finalStatus.isEmpty() || !current.canMoveTo(finalStatus.get())) {
-      return linked;
-    }
-    return linked.compose(v -> QuickTestTransitions.move(api, test, current, finalStatus.get(), error)).mapEmpty();
+    // Re-read: linking the result did not move it, but another report may have meanwhile.
+    return api.tests().byId(test.getString("id")).compose(fresh -> {
+      QuickTestStatus current = fresh.flatMap(t -> QuickTestStatus.parse(t.getString("status"))).orElse(null);
+      if (current == null || !current.canMoveTo(finalStatus.get())) {
+        return Future.succeededFuture();
+      }
+      String reason = finalStatus.get() == QuickTestStatus.FAILED ? error : null;
+      return api.transitions().move(fresh.get(), current, finalStatus.get(), reason).mapEmpty();
+    });
   }
 }

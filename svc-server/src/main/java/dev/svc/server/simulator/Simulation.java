@@ -62,7 +62,7 @@ final class Simulation {
       JsonObject test = found.get();
       Optional<EngineSpec> engine = api.engines().find(test.getString("engine_name"));
       if (engine.isEmpty()) {
-        return StatusMoves.move(api, test, status.get(), QuickTestStatus.FAILED,
+        return api.transitions().move(test, status.get(), QuickTestStatus.FAILED,
             String.format(UNKNOWN_ENGINE, test.getString("engine_name"))).map(v -> Outcome.STOPPED);
       }
       return api.agents().byIdIncludingDeleted(test.getString("agent_id")).compose(agent -> {
@@ -70,7 +70,7 @@ final class Simulation {
         SimulationPlan plan = SimulationPlan.create(test, agent.orElseGet(JsonObject::new), engine.get(), seed,
             new SplittableRandom(seed), Instant.now());
         Future<Boolean> started = status.get() == QuickTestStatus.RUNNING ? Future.succeededFuture(true)
-            : StatusMoves.move(api, test, QuickTestStatus.QUEUED, QuickTestStatus.RUNNING, null);
+            : api.transitions().move(test, QuickTestStatus.QUEUED, QuickTestStatus.RUNNING, null);
         return started.compose(ok -> ok ? line(test, plan, 0) : Future.succeededFuture(Outcome.STOPPED));
       });
     }).recover(err -> closed ? Future.succeededFuture(Outcome.INTERRUPTED) : Future.failedFuture(err));
@@ -109,8 +109,8 @@ final class Simulation {
       if (!running) {
         return Future.succeededFuture(Outcome.STOPPED);
       }
-      return ResultRecorder.record(api, test, plan.document())
-          .compose(resultId -> StatusMoves.move(api, test, QuickTestStatus.RUNNING, QuickTestStatus.COMPLETED, null))
+      return api.resultRecorder().record(plan.document(), test, test.getString("agent_id"), test.getString("command_id"))
+          .compose(resultId -> api.transitions().move(test, QuickTestStatus.RUNNING, QuickTestStatus.COMPLETED, null))
           .map(moved -> moved ? Outcome.COMPLETED : Outcome.STOPPED);
     });
   }

@@ -103,7 +103,7 @@ public final class TestAgentSimulator extends VerticleBase {
           return Future.succeededFuture(false);
         }
         QuickTestStatus status = QuickTestStatus.parse(found.get().getString("status")).orElse(QuickTestStatus.FAILED);
-        return StatusMoves.move(api, found.get(), status, QuickTestStatus.FAILED, error);
+        return api.transitions().move(found.get(), status, QuickTestStatus.FAILED, error);
       }).onComplete(ar -> {
         if (ar.failed()) {
           LOG.error("Could not fail quick test {} after its simulation broke", testId, ar.cause());
