@@ -27,6 +27,7 @@ import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.ResultStore;
 import dev.svc.server.store.SettingsStore;
 import dev.svc.server.tls.ServerTls;
+import dev.svc.server.web.DashboardRoutes;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
@@ -94,8 +95,12 @@ public final class SvcServer {
             new ResultRecorder(results, tests, events));
         ResultsIndexer indexer = new ResultsIndexer(vertx, api.results(), config.home().results());
         Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
-        Supplier<Router> routes = () -> ApiRouter.create(api, downloads,
-            dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir)));
+        Supplier<Router> routes = () -> {
+          Router router = ApiRouter.create(api, downloads,
+              dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir)));
+          DashboardRoutes.mount(router, api, config.debug());
+          return router;
+        };
         return settings.get(GlobalSettings.RESULTS_DIR)
             .compose(dir -> indexer.index(SvcHome.expand(dir)))
             .compose(v -> vertx.deployVerticle(new EventLogVerticle(eventStore)))

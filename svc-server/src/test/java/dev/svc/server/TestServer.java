@@ -28,6 +28,7 @@ public final class TestServer implements AutoCloseable {
     String authToken;
     boolean insecure;
     boolean legacy;
+    boolean debug;
     Path resultsDir;
     Path tlsCa;
     Path tlsCert;
@@ -49,6 +50,12 @@ public final class TestServer implements AutoCloseable {
 
     public Options insecure() {
       this.insecure = true;
+      return this;
+    }
+
+    /** --debug: the dashboard's templates and static files are not cached. */
+    public Options debug() {
+      this.debug = true;
       return this;
     }
 
@@ -110,7 +117,7 @@ public final class TestServer implements AutoCloseable {
     SvcHome home = new SvcHome(homeDir);
     ServerConfig config = new ServerConfig("127.0.0.1", 0,
         o.resultsDir != null ? o.resultsDir : homeDir.resolve("results-dir"),
-        false, o.legacy, o.insecure, o.tlsCert, o.tlsKey, o.tlsCa, o.authToken, home, o.dbUrl, List.of(), o.appHome,
+        o.debug, o.legacy, o.insecure, o.tlsCert, o.tlsKey, o.tlsCa, o.authToken, home, o.dbUrl, List.of(), o.appHome,
         o.environment, o.timings);
     Vertx vertx = Vertx.vertx();
     try {

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** The one throughput figure the summary table shows: from the first benchmark's metrics. */
-final class HeadlineMetric {
+public final class HeadlineMetric {
 
   private static final List<String> KEYS = List.of("avg_tps", "output_token_throughput");
 
@@ -16,7 +16,7 @@ final class HeadlineMetric {
   }
 
   /** {@code "avg_tps 103.2"}-style text, or empty when the first benchmark has neither metric. */
-  static Optional<String> of(JsonObject data) {
+  public static Optional<String> of(JsonObject data) {
     if (!(data.getValue("results") instanceof JsonArray results)
         || results.isEmpty()
         || !(results.getValue(0) instanceof JsonObject first)

@@ -45,7 +45,9 @@ class AuthTest {
     List<String[]> out = new ArrayList<>();
     for (String route : server.running().routes()) {
       String[] parts = route.split(" ", 2);
-      if (Set.of("POST", "PUT", "PATCH", "DELETE").contains(parts[0]) && !OPEN.contains(route)) {
+      // the API's endpoints; the dashboard's /login and /logout forms have their own rules (web tests)
+      if (Set.of("POST", "PUT", "PATCH", "DELETE").contains(parts[0]) && !OPEN.contains(route)
+          && parts[1].startsWith("/api/")) {
         out.add(new String[] {parts[0], parts[1].replace("{id}", "0123456789abcdef")});
       }
     }

@@ -1,0 +1,45 @@
+package dev.svc.server.web;
+
+import dev.svc.server.http.ApiContext;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.HashMap;
+import java.util.Map;
+
+/** GET /agents (the list, live through SSE) and GET /agents/:id (hardware and heartbeat metrics). */
+final class AgentPages {
+
+  private final ApiContext api;
+  private final PageRenderer renderer;
+
+  AgentPages(ApiContext api, PageRenderer renderer) {
+    this.api = api;
+    this.renderer = renderer;
+  }
+
+  void list(RoutingContext ctx) {
+    Fleet.load(api).onSuccess(fleet -> {
+      Map<String, Object> model = new HashMap<>();
+      model.put("agents", fleet.agents().stream().map(a -> PageRows.agent(a, fleet.busy(a))).toList());
+      renderer.render(ctx, 200, "agents", "agents", model);
+    }).onFailure(ctx::fail);
+  }
+
+  void detail(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    api.agents().byId(id).onSuccess(found -> {
+      if (found.isEmpty()) {
+        renderer.render(ctx, 404, "not_found", "agents", Map.of("what", "agent " + id));
+        return;
+      }
+      JsonObject row = found.get();
+      api.tests().activeOfAgent(id).onSuccess(active -> {
+        Map<String, Object> model = new HashMap<>();
+        model.put("agent", PageRows.agent(row, !active.isEmpty() || "running".equals(row.getString("status"))));
+        model.put("hardware", PageRows.hardware(row));
+        model.put("heartbeat", PageRows.heartbeat(row));
+        renderer.render(ctx, 200, "agent", "agents", model);
+      }).onFailure(ctx::fail);
+    }).onFailure(ctx::fail);
+  }
+}

@@ -1,0 +1,28 @@
+package dev.svc.server.web;
+
+import dev.svc.server.http.ApiContext;
+import io.vertx.ext.web.Router;
+
+/**
+ * The browser dashboard: server-rendered pages, the login form and the self-hosted static files,
+ * mounted on the API's router. {@code debug} turns template and static-file caching off.
+ */
+public final class DashboardRoutes {
+
+  private DashboardRoutes() {
+  }
+
+  public static void mount(Router router, ApiContext api, boolean debug) {
+    PageRenderer renderer = new PageRenderer(api.vertx(), debug);
+    PageAccess access = new PageAccess(api.guard());
+    HomePage home = new HomePage(api, renderer);
+    AgentPages agents = new AgentPages(api, renderer);
+
+    router.routeWithRegex("^/(?!api/).*").handler(SecurityHeaders::handle);
+    StaticAssets.mount(router, debug);
+    new LoginPage(api.guard(), renderer).mount(router);
+    router.get("/").handler(access::handle).handler(home::handle);
+    router.get("/agents").handler(access::handle).handler(agents::list);
+    router.get("/agents/:id").handler(access::handle).handler(agents::detail);
+  }
+}

@@ -1,0 +1,106 @@
+package dev.svc.server.web;
+
+import dev.svc.server.legacy.HeadlineMetric;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Turns stored rows into the plain maps the templates show (never token hashes). */
+final class PageRows {
+
+  private static final Set<String> ONLINE = Set.of("online", "idle", "running", "error");
+
+  private PageRows() {
+  }
+
+  static boolean isTestAgent(JsonObject row) {
+    Object flag = row.getValue("is_test_agent");
+    return flag instanceof Number n ? n.intValue() != 0 : Boolean.TRUE.equals(flag);
+  }
+
+  /** Test agents always count as online; real ones by their recorded status. */
+  static boolean isOnline(JsonObject row) {
+    return isTestAgent(row) || ONLINE.contains(row.getString("status", ""));
+  }
+
+  static Map<String, Object> agent(JsonObject row, boolean running) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("id", row.getString("id"));
+    out.put("name", row.getString("name"));
+    out.put("hostname", row.getString("hostname"));
+    out.put("status", running ? "running" : isTestAgent(row) ? "online" : row.getString("status"));
+    out.put("is_test", isTestAgent(row));
+    out.put("last_heartbeat_at", row.getString("last_heartbeat_at"));
+    out.put("gpu", gpu(row));
+    out.put("arch", row.getString("cpu_arch"));
+    return out;
+  }
+
+  /** The label/value pairs of an agent's hardware and of its last heartbeat. */
+  static List<Map<String, Object>> hardware(JsonObject row) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    pair(out, "GPU", gpu(row));
+    pair(out, "CPU", row.getValue("cpu_info"));
+    pair(out, "Architecture", row.getValue("cpu_arch"));
+    pair(out, "RAM (GB)", row.getValue("ram_gb"));
+    pair(out, "Environment", row.getValue("environment_type"));
+    pair(out, "Hostname", row.getValue("hostname"));
+    pair(out, "Agent version", row.getValue("agent_version"));
+    pair(out, "Registered", row.getValue("registered_at"));
+    return out;
+  }
+
+  static List<Map<String, Object>> heartbeat(JsonObject row) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    pair(out, "Status", row.getValue("status"));
+    pair(out, "Last heartbeat", row.getValue("last_heartbeat_at"));
+    pair(out, "Current task", row.getValue("current_task"));
+    pair(out, "GPU utilization (%)", row.getValue("gpu_utilization_pct"));
+    pair(out, "GPU memory used (GB)", row.getValue("gpu_memory_used_gb"));
+    pair(out, "Storage free (GB)", row.getValue("storage_gb_free"));
+    pair(out, "Uptime (s)", row.getValue("uptime_s"));
+    return out;
+  }
+
+  static Map<String, Object> result(JsonObject row) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("id", row.getString("id"));
+    out.put("model", row.getString("model"));
+    out.put("engine", row.getString("engine"));
+    out.put("suite", row.getString("suite_name"));
+    out.put("timestamp", row.getString("timestamp"));
+    out.put("headline", headline(row.getString("data")));
+    return out;
+  }
+
+  private static String headline(String data) {
+    if (data == null || data.isBlank()) {
+      return "";
+    }
+    try {
+      return HeadlineMetric.of(new JsonObject(data)).orElse("");
+    } catch (DecodeException | ClassCastException e) {
+      return "";
+    }
+  }
+
+  private static String gpu(JsonObject row) {
+    String info = row.getString("gpu_info");
+    Object count = row.getValue("gpu_count");
+    if (info == null || info.isBlank()) {
+      return "";
+    }
+    return count instanceof Number n && n.intValue() > 1 ? n.intValue() + " × " + info : info;
+  }
+
+  private static void pair(List<Map<String, Object>> out, String label, Object value) {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("label", label);
+    p.put("value", value == null ? "" : String.valueOf(value));
+    out.add(p);
+  }
+}
