@@ -50,6 +50,12 @@ public final class AgentSettings {
     return result;
   }
 
+  /** The heartbeat interval in seconds of effective settings; the default when it is missing or unreadable. */
+  public static int heartbeatIntervalS(Map<String, String> settings) {
+    String value = settings.get(HEARTBEAT_INTERVAL_S);
+    return value != null && value.matches("\\d{1,9}") ? Integer.parseInt(value) : DEFAULT_HEARTBEAT_S;
+  }
+
   /**
    * Validates one value given through the API (JSON string, number or boolean) and returns its
    * canonical string form, or the error sentence.

@@ -40,4 +40,11 @@ class AgentSettingsTest {
     assertThat(effective.get("heartbeat_interval_s")).isEqualTo("60");
     assertThat(effective.get("auto_cleanup")).isEqualTo("true");
   }
+
+  @Test
+  void heartbeatIntervalIsReadFromSettingsWithTheDefaultAsFallback() {
+    assertThat(AgentSettings.heartbeatIntervalS(Map.of("heartbeat_interval_s", "45"))).isEqualTo(45);
+    assertThat(AgentSettings.heartbeatIntervalS(Map.of())).isEqualTo(30);
+    assertThat(AgentSettings.heartbeatIntervalS(Map.of("heartbeat_interval_s", "soon"))).isEqualTo(30);
+  }
 }

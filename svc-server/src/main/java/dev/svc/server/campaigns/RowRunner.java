@@ -1,5 +1,6 @@
 package dev.svc.server.campaigns;
 
+import dev.svc.server.store.Flags;
 import dev.svc.server.tests.TestTransitions;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.QuickTestStatus;

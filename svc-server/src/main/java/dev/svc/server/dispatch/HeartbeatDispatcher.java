@@ -1,5 +1,6 @@
 package dev.svc.server.dispatch;
 
+import dev.svc.server.store.Flags;
 import dev.svc.core.Timestamps;
 import dev.svc.core.domain.AgentSettings;
 import dev.svc.core.domain.AgentStatus;
@@ -20,7 +21,6 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,7 +80,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
           .compose(v -> changed(agent, metrics) ? agentStatus(agentId, agent.getString("name"),
               metrics.getString("status"), metrics) : Future.succeededFuture())
           .compose(v -> agents.settings(agentId))
-          .compose(settings -> commandsFor(agentId, interval(settings))
+          .compose(settings -> commandsFor(agentId, AgentSettings.heartbeatIntervalS(settings))
               .map(list -> new JsonObject().put("commands", list)
                   .put("settings", new JsonObject(new LinkedHashMap<>(settings)))));
     }).onComplete(ar -> {
@@ -139,7 +139,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
             .put("engine_name", test.getString("engine_name"))
             .put("benchmark_name", test.getString("benchmark_name"))
             .put("suite_name", test.getString("suite_name"))
-            .put("force", isTrue(test.getValue("force"))));
+            .put("force", Flags.isTrue(test.getValue("force"))));
   }
 
   // --- the timer ---
@@ -167,7 +167,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
     String cutoff = Timestamps.format(Instant.now().minusMillis(timings.minStaleMs()));
     return agents.silentSince(cutoff).compose(silent -> each(silent, agent -> agents.settings(agent.getString("id"))
         .compose(settings -> {
-          long staleMs = timings.staleMs(interval(settings));
+          long staleMs = timings.staleMs(AgentSettings.heartbeatIntervalS(settings));
           if (!silentFor(agent, staleMs)) {
             return Future.succeededFuture();
           }
@@ -181,7 +181,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
     String cutoff = Timestamps.format(Instant.now().minusMillis(timings.minStaleMs()));
     return agents.offlineSince(cutoff).compose(offline -> each(offline, agent -> agents.settings(agent.getString("id"))
         .compose(settings -> {
-          int interval = interval(settings);
+          int interval = AgentSettings.heartbeatIntervalS(settings);
           if (!silentFor(agent, timings.staleMs(interval) + timings.leaseMs(interval))) {
             return Future.succeededFuture();
           }
@@ -237,15 +237,4 @@ public final class HeartbeatDispatcher extends VerticleBase {
     return chain;
   }
 
-  static int interval(Map<String, String> settings) {
-    try {
-      return Integer.parseInt(settings.getOrDefault(AgentSettings.HEARTBEAT_INTERVAL_S, "30"));
-    } catch (NumberFormatException e) {
-      return AgentSettings.DEFAULT_HEARTBEAT_S;
-    }
-  }
-
-  private static boolean isTrue(Object value) {
-    return value instanceof Number ? ((Number) value).intValue() != 0 : Boolean.TRUE.equals(value);
-  }
 }

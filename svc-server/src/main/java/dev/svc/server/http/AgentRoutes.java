@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.Flags;
 import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.AgentSettings;
@@ -106,7 +107,7 @@ final class AgentRoutes {
     return api.agents().settings(id).compose(settings -> agentStatusEvent(id, name, AgentStatus.ONLINE.wireName())
         .map(v -> {
           Replies.json(ctx, 201, new JsonObject().put("agent_id", id)
-              .put("heartbeat_interval_s", Integer.parseInt(settings.get(AgentSettings.HEARTBEAT_INTERVAL_S))));
+              .put("heartbeat_interval_s", AgentSettings.heartbeatIntervalS(settings)));
           return (Void) null;
         }));
   }
@@ -372,7 +373,7 @@ final class AgentRoutes {
     api.guard().global(ctx);
     String id = ctx.pathParam("id");
     return requireAgent(id).compose(agent -> {
-      if (Views.flag(agent.getValue("is_test_agent"))) {
+      if (Flags.isTrue(agent.getValue("is_test_agent"))) {
         throw ApiError.conflict("Test agents have no token");
       }
       String token = Ids.newToken();
@@ -416,7 +417,7 @@ final class AgentRoutes {
     Body body = Body.orEmpty(ctx);
     String modelPath = QuickTestRoutes.checkPath("model_path", body.optString("model_path", ""), false);
     return requireAgent(ctx.pathParam("id")).compose(agent -> {
-      if (Views.flag(agent.getValue("is_test_agent"))) {
+      if (Flags.isTrue(agent.getValue("is_test_agent"))) {
         throw ApiError.conflict("Test agents have no storage to clean up");
       }
       String commandId = Ids.newId();

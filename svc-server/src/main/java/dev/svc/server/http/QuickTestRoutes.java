@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.Flags;
 import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.Benchmarks;
@@ -100,7 +101,7 @@ final class QuickTestRoutes {
           .compose(v -> api.events().append(id, EventType.STATUS, new JsonObject().put("test_id", id)
               .put("status", QuickTestStatus.QUEUED.wireName()).put("command_id", commandId)))
           .map(v -> {
-            if (Views.flag(agent.getValue("is_test_agent"))) {
+            if (Flags.isTrue(agent.getValue("is_test_agent"))) {
               api.vertx().eventBus().send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", id));
             }
             Replies.json(ctx, 202, new JsonObject().put("id", id).put("command_id", commandId)
@@ -243,7 +244,7 @@ final class QuickTestRoutes {
           engines.put(engine.name(), e);
         }
         out.put(agent.getString("id"), new JsonObject().put("name", agent.getString("name"))
-            .put("cpu_arch", agent.getString("cpu_arch")).put("is_test_agent", Views.flag(agent.getValue("is_test_agent")))
+            .put("cpu_arch", agent.getString("cpu_arch")).put("is_test_agent", Flags.isTrue(agent.getValue("is_test_agent")))
             .put("engines", engines));
       }
       Replies.ok(ctx, out);

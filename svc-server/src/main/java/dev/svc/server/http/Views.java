@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.Flags;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -12,7 +13,7 @@ final class Views {
   }
 
   static JsonObject agent(JsonObject row, Map<String, String> settings) {
-    boolean isTest = flag(row.getValue("is_test_agent"));
+    boolean isTest = Flags.isTrue(row.getValue("is_test_agent"));
     JsonObject out = new JsonObject()
         .put("id", row.getString("id"))
         .put("name", row.getString("name"))
@@ -60,7 +61,7 @@ final class Views {
         .put("suite_name", row.getString("suite_name"))
         .put("status", row.getString("status"))
         .put("command_id", row.getString("command_id"))
-        .put("force", flag(row.getValue("force")))
+        .put("force", Flags.isTrue(row.getValue("force")))
         .put("error", row.getString("error"))
         .put("attempts", row.getValue("attempts"))
         .put("result_id", row.getString("result_id"))
@@ -118,9 +119,6 @@ final class Views {
     return new JsonObject().put("lines", lines);
   }
 
-  static boolean flag(Object value) {
-    return value instanceof Number ? ((Number) value).intValue() != 0 : Boolean.TRUE.equals(value);
-  }
 
   static JsonObject parseObject(String text) {
     if (text == null || text.isBlank()) {

@@ -53,10 +53,4 @@ final class Sql {
     return value ? 1 : 0;
   }
 
-  static boolean isTrue(Object value) {
-    if (value instanceof Number) {
-      return ((Number) value).intValue() != 0;
-    }
-    return Boolean.TRUE.equals(value) || "1".equals(value) || "true".equals(value);
-  }
 }

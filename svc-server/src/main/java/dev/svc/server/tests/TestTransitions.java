@@ -1,5 +1,6 @@
 package dev.svc.server.tests;
 
+import dev.svc.server.store.Flags;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventType;
@@ -74,9 +75,7 @@ public final class TestTransitions {
   }
 
   private Future<Void> tellHolder(JsonObject test, QuickTestStatus was) {
-    Object simulated = test.getValue("agent_is_test");
-    boolean isTestAgent = simulated instanceof Number ? ((Number) simulated).intValue() != 0 : Boolean.TRUE.equals(simulated);
-    if (was == QuickTestStatus.QUEUED || isTestAgent) {
+    if (was == QuickTestStatus.QUEUED || Flags.isTrue(test.getValue("agent_is_test"))) {
       return Future.succeededFuture();
     }
     String id = test.getString("id");

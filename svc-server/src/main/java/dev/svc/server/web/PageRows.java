@@ -1,5 +1,6 @@
 package dev.svc.server.web;
 
+import dev.svc.server.store.Flags;
 import dev.svc.server.legacy.HeadlineMetric;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -18,8 +19,7 @@ final class PageRows {
   }
 
   static boolean isTestAgent(JsonObject row) {
-    Object flag = row.getValue("is_test_agent");
-    return flag instanceof Number n ? n.intValue() != 0 : Boolean.TRUE.equals(flag);
+    return Flags.isTrue(row.getValue("is_test_agent"));
   }
 
   /** Test agents always count as online; real ones by their recorded status. */
