@@ -91,7 +91,7 @@ public final class SvcServer {
         ResultStore results = new ResultStore(db.pool());
         ApiContext api = new ApiContext(vertx, new AgentStore(db.pool()), tests, results, new CampaignStore(db.pool()),
             commands, settingsStore, events, eventStore, settings, engines, guard, clientCa, tls != null,
-            db.schemaVersion(), config.timings(), new TestTransitions(tests, commands, events),
+            db.schemaVersion(), config.timings(), new TestTransitions(tests, commands, events, vertx.eventBus()),
             new ResultRecorder(results, tests, events));
         ResultsIndexer indexer = new ResultsIndexer(vertx, api.results(), config.home().results());
         Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));

@@ -5,7 +5,6 @@ import dev.svc.server.tests.TestTransitions;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
-import dev.svc.core.events.EventType;
 import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -54,19 +53,15 @@ final class RowRunner {
     return RowWatch.open(api.vertx(), testId, onLog).compose(w -> {
       watch = w;
       onWatching.run();
-      return api.tests().insert(test);
-    }).compose(v -> api.events().append(testId, EventType.STATUS, new JsonObject().put("test_id", testId)
-        .put("status", QuickTestStatus.QUEUED.wireName()).put("command_id", commandId)))
-        .compose(v -> {
-          queued.tryComplete();
-          simulateIfTestAgent();
-          armTimeout();
-          return watch.outcome();
-        })
-        .onFailure(err -> {
-          queued.tryFail(err);
-          abandon();
-        });
+      return api.transitions().queue(test, testAgent);
+    }).compose(v -> {
+      queued.tryComplete();
+      armTimeout();
+      return watch.outcome();
+    }).onFailure(err -> {
+      queued.tryFail(err);
+      abandon();
+    });
   }
 
   /** Takes over a row's test that exists already; completes when it ended (at once if it has). */

@@ -121,9 +121,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
           return Future.succeededFuture(out);
         }
         out.add(runTest(test));
-        return events.append(test.getString("id"), EventType.STATUS, new JsonObject().put("test_id", test.getString("id"))
-            .put("status", QuickTestStatus.DISPATCHED.wireName()).put("command_id", test.getString("command_id")))
-            .map(v -> out);
+        return transitions.announce(test, QuickTestStatus.DISPATCHED, null).map(v -> out);
       });
     });
   }

@@ -5,7 +5,6 @@ import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.QuickTestStatus;
-import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
@@ -97,13 +96,8 @@ final class QuickTestRoutes {
       JsonObject test = new JsonObject().put("id", id).put("agent_id", agent.getString("id"))
           .put("model_path", modelPath).put("engine_name", engine.name()).put("benchmark_name", benchmark)
           .put("suite_name", suite).put("command_id", commandId).put("force", force);
-      return api.tests().insert(test)
-          .compose(v -> api.events().append(id, EventType.STATUS, new JsonObject().put("test_id", id)
-              .put("status", QuickTestStatus.QUEUED.wireName()).put("command_id", commandId)))
+      return api.transitions().queue(test, Flags.isTrue(agent.getValue("is_test_agent")))
           .map(v -> {
-            if (Flags.isTrue(agent.getValue("is_test_agent"))) {
-              api.vertx().eventBus().send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", id));
-            }
             Replies.json(ctx, 202, new JsonObject().put("id", id).put("command_id", commandId)
                 .put("status", QuickTestStatus.QUEUED.wireName()));
             return null;

@@ -7,7 +7,9 @@ import dev.svc.core.events.EventType;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.store.CommandStore;
 import dev.svc.server.store.QuickTestStore;
+import dev.svc.core.events.EventAddresses;
 import io.vertx.core.Future;
+import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -23,11 +25,37 @@ public final class TestTransitions {
   private final QuickTestStore tests;
   private final CommandStore commands;
   private final EventLog events;
+  private final EventBus bus;
 
-  public TestTransitions(QuickTestStore tests, CommandStore commands, EventLog events) {
+  public TestTransitions(QuickTestStore tests, CommandStore commands, EventLog events, EventBus bus) {
     this.tests = tests;
     this.commands = commands;
     this.events = events;
+    this.bus = bus;
+  }
+
+  /**
+   * Creates a queued test (a row of {@link QuickTestStore#insert}) and announces it; a test
+   * agent's test goes to the simulator, a real agent's waits for the dispatcher.
+   */
+  public Future<Void> queue(JsonObject test, boolean onTestAgent) {
+    return tests.insert(test).compose(v -> announce(test, QuickTestStatus.QUEUED, null)).map(v -> {
+      if (onTestAgent) {
+        bus.send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", test.getString("id")));
+      }
+      return null;
+    });
+  }
+
+  /** Publishes a test's status event: {@code {"test_id","status","command_id","error"?}}. */
+  public Future<Void> announce(JsonObject test, QuickTestStatus status, String error) {
+    String id = test.getString("id");
+    JsonObject data = new JsonObject().put("test_id", id).put("status", status.wireName())
+        .put("command_id", test.getString("command_id"));
+    if (error != null) {
+      data.put("error", error);
+    }
+    return events.append(id, EventType.STATUS, data).mapEmpty();
   }
 
   /** Moves {@code from} → {@code to} and publishes the status; false when illegal or the status changed meanwhile. */
@@ -35,18 +63,8 @@ public final class TestTransitions {
     if (!from.canMoveTo(to)) {
       return Future.succeededFuture(false);
     }
-    String id = test.getString("id");
-    return tests.move(id, from, to, error).compose(moved -> {
-      if (!moved) {
-        return Future.succeededFuture(false);
-      }
-      JsonObject data = new JsonObject().put("test_id", id).put("status", to.wireName())
-          .put("command_id", test.getString("command_id"));
-      if (error != null) {
-        data.put("error", error);
-      }
-      return events.append(id, EventType.STATUS, data).map(v -> true);
-    });
+    return tests.move(test.getString("id"), from, to, error)
+        .compose(moved -> moved ? announce(test, to, error).map(v -> true) : Future.succeededFuture(false));
   }
 
   /**
