@@ -9,7 +9,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /** Global settings and the model catalog. */
@@ -62,9 +61,7 @@ final class SettingsRoutes {
         s.get(GlobalSettings.CATALOG_URL).value())).map(listing -> {
           List<JsonObject> models = listing.models();
           if (query != null && !query.isBlank()) {
-            String q = query.toLowerCase(Locale.ROOT);
-            models = models.stream().filter(m -> (m.getString("model_id") + " " + m.getString("path"))
-                .toLowerCase(Locale.ROOT).contains(q)).toList();
+            models = models.stream().filter(m -> ModelCatalog.matches(m, query)).toList();
           }
           int from = Math.min(page.offset(), models.size());
           int to = Math.min(from + page.perPage(), models.size());

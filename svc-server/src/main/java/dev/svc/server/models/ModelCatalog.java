@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Models known to the catalog service: {@code manifest.json} in the model directory, and the
@@ -38,6 +39,15 @@ public final class ModelCatalog {
 
   /** The models and the problems met while reading the manifests (never a failure for a missing file). */
   public record Listing(List<JsonObject> models, List<String> problems) {
+  }
+
+  /** Whether a listed model's id or path contains {@code query} (case-insensitive); a blank query matches all. */
+  public static boolean matches(JsonObject model, String query) {
+    if (query == null || query.isBlank()) {
+      return true;
+    }
+    String haystack = model.getString("model_id") + " " + model.getString("path");
+    return haystack.toLowerCase(Locale.ROOT).contains(query.trim().toLowerCase(Locale.ROOT));
   }
 
   public Future<Listing> list(String modelDir, String catalogUrl) {
