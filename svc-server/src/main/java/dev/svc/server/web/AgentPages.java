@@ -1,12 +1,16 @@
 package dev.svc.server.web;
 
 import dev.svc.server.http.ApiContext;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.HashMap;
 import java.util.Map;
 
-/** GET /agents (the list, live through SSE) and GET /agents/:id (hardware and heartbeat metrics). */
+/**
+ * GET /agents (the list, live through SSE, and the Create Test Agent form) and GET /agents/:id
+ * (hardware, heartbeat metrics, the Settings card and, for real agents, the Storage card).
+ */
 final class AgentPages {
 
   private final ApiContext api;
@@ -33,11 +37,16 @@ final class AgentPages {
         return;
       }
       JsonObject row = found.get();
-      api.tests().activeOfAgent(id).onSuccess(active -> {
+      var active = api.tests().activeOfAgent(id);
+      var settings = api.agents().settings(id);
+      Future.all(active, settings).onSuccess(v -> {
+        boolean testAgent = PageRows.isTestAgent(row);
         Map<String, Object> model = new HashMap<>();
-        model.put("agent", PageRows.agent(row, !active.isEmpty() || "running".equals(row.getString("status"))));
+        model.put("agent", PageRows.agent(row, !active.result().isEmpty() || "running".equals(row.getString("status"))));
         model.put("hardware", PageRows.hardware(row));
         model.put("heartbeat", PageRows.heartbeat(row));
+        model.put("settings_fields", AgentSettingsForm.fields(settings.result(), testAgent));
+        model.put("storage", PageRows.storage(row));
         renderer.render(ctx, 200, "agent", "agents", model);
       }).onFailure(ctx::fail);
     }).onFailure(ctx::fail);

@@ -17,6 +17,8 @@ public final class DashboardRoutes {
     PageAccess access = new PageAccess(api.guard());
     HomePage home = new HomePage(api, renderer);
     AgentPages agents = new AgentPages(api, renderer);
+    SettingsPage settings = new SettingsPage(api, renderer);
+    ModelsPage models = new ModelsPage(api, renderer);
 
     router.routeWithRegex("^/(?!api/).*").handler(SecurityHeaders::handle);
     StaticAssets.mount(router, debug);
@@ -24,5 +26,7 @@ public final class DashboardRoutes {
     router.get("/").handler(access::handle).handler(home::handle);
     router.get("/agents").handler(access::handle).handler(agents::list);
     router.get("/agents/:id").handler(access::handle).handler(agents::detail);
+    router.get("/settings").handler(access::handle).handler(settings::handle);
+    router.get("/models").handler(access::handle).handler(models::handle);
   }
 }

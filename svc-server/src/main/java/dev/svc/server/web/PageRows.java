@@ -3,10 +3,12 @@ package dev.svc.server.web;
 import dev.svc.server.store.Flags;
 import dev.svc.server.legacy.HeadlineMetric;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -64,6 +66,44 @@ final class PageRows {
     pair(out, "Storage free (GB)", row.getValue("storage_gb_free"));
     pair(out, "Uptime (s)", row.getValue("uptime_s"));
     return out;
+  }
+
+  /** The Storage card: free space from the last heartbeat ("" when none reported it) and when it was seen. */
+  static Map<String, Object> storage(JsonObject row) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    Object free = row.getValue("storage_gb_free");
+    out.put("free", free instanceof Number n ? String.format(Locale.ROOT, "%.1f GB", n.doubleValue()) : "");
+    out.put("seen_at", row.getString("last_heartbeat_at", ""));
+    return out;
+  }
+
+  /** A model of the catalog: id, path, formats, human-readable size and where it was listed. */
+  static Map<String, Object> model(JsonObject m) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("model_id", m.getString("model_id"));
+    out.put("path", m.getString("path"));
+    JsonArray formats = m.getJsonArray("formats", new JsonArray());
+    out.put("formats", formats.stream().map(String::valueOf).toList());
+    Long size = m.getLong("size_bytes");
+    out.put("size", size == null ? "" : humanSize(size));
+    out.put("size_bytes", size == null ? "" : String.valueOf(size));
+    out.put("source", m.getString("source"));
+    return out;
+  }
+
+  /** Bytes in decimal units (kB, MB, GB, TB), one decimal from kB on: 16000000000 → "16.0 GB". */
+  static String humanSize(long bytes) {
+    if (bytes < 1000) {
+      return bytes + " B";
+    }
+    String[] units = {"kB", "MB", "GB", "TB", "PB", "EB"};
+    double value = bytes;
+    int unit = -1;
+    while (value >= 999.95 && unit < units.length - 1) {
+      value /= 1000;
+      unit++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
   }
 
   static Map<String, Object> result(JsonObject row) {
