@@ -29,8 +29,8 @@ final class ModelsPage {
   }
 
   void handle(RoutingContext ctx) {
-    String query = ctx.request().getParam("q", "").trim();
-    int page = pageParam(ctx);
+    String query = param(ctx, "q").trim();
+    int page = pageOf(param(ctx, "page"));
     api.settings().effective().compose(settings -> {
       GlobalSettings.Value modelDir = settings.get(GlobalSettings.MODEL_DIR);
       GlobalSettings.Value catalogUrl = settings.get(GlobalSettings.CATALOG_URL);
@@ -63,9 +63,17 @@ final class ModelsPage {
     return value.source().name().toLowerCase(java.util.Locale.ROOT);
   }
 
+  /** A query parameter, "" when absent or when the query string is not decodable (a page never fails on it). */
+  private static String param(RoutingContext ctx, String name) {
+    try {
+      return ctx.request().getParam(name, "");
+    } catch (IllegalArgumentException e) {
+      return "";
+    }
+  }
+
   /** The requested page; anything that is not a positive number is the first page. */
-  private static int pageParam(RoutingContext ctx) {
-    String raw = ctx.request().getParam("page", "1");
+  private static int pageOf(String raw) {
     return raw.matches("\\d{1,6}") ? Math.max(1, Integer.parseInt(raw)) : 1;
   }
 }

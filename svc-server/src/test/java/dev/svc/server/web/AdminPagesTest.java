@@ -379,6 +379,15 @@ class AdminPagesTest {
   }
 
   @Test
+  void undecodableOrOutOfRangeQueryStillRendersTheModelsPage() throws IOException {
+    Path dir = writeManifest(new JsonArray().add(new JsonObject().put("model_id", "only").put("path", "/m/only")));
+    start(new TestServer.Options().env("SVC_MODEL_DIR", dir.toString()));
+    for (String query : new String[] {"?q=%zz&page=%zz", "?page=999", "?page=-1", "?page=abc"}) {
+      assertThat(page("/models" + query)).as(query).contains("data-model-path=\"/m/only\"");
+    }
+  }
+
+  @Test
   void hostileModelNamesAreEscaped() throws IOException {
     Path dir = writeManifest(new JsonArray().add(new JsonObject().put("model_id", "<script>alert(1)</script>")
         .put("path", "/m/\"><img src=x onerror=alert(2)>")));
