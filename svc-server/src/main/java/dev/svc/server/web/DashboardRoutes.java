@@ -17,6 +17,8 @@ public final class DashboardRoutes {
     PageAccess access = new PageAccess(api.guard());
     HomePage home = new HomePage(api, renderer);
     AgentPages agents = new AgentPages(api, renderer);
+    ResultPages results = new ResultPages(api, renderer);
+    ResultExports exports = new ResultExports(api, renderer, results);
 
     router.routeWithRegex("^/(?!api/).*").handler(SecurityHeaders::handle);
     StaticAssets.mount(router, debug);
@@ -24,5 +26,12 @@ public final class DashboardRoutes {
     router.get("/").handler(access::handle).handler(home::handle);
     router.get("/agents").handler(access::handle).handler(agents::list);
     router.get("/agents/:id").handler(access::handle).handler(agents::detail);
+    router.get("/results").handler(access::handle).handler(results::list);
+    router.get("/results/compare").handler(access::handle).handler(results::compare);
+    router.get("/results/export.json").handler(access::handle).handler(exports::manyJson);
+    router.get("/results/export.csv").handler(access::handle).handler(exports::manyCsv);
+    router.get("/results/:id").handler(access::handle).handler(results::detail);
+    router.get("/results/:id/export.json").handler(access::handle).handler(exports::oneJson);
+    router.get("/results/:id/export.csv").handler(access::handle).handler(exports::oneCsv);
   }
 }
