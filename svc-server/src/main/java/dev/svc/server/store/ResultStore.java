@@ -75,6 +75,24 @@ public final class ResultStore {
             .map(rows -> new Page(rows, total)));
   }
 
+  /** The columns whose distinct values the results page suggests as filters. */
+  public enum Facet {
+    MODEL("model"), ENGINE("engine"), SUITE("suite_name");
+
+    private final String column;
+
+    Facet(String column) {
+      this.column = column;
+    }
+  }
+
+  /** The distinct values of a column among live results, sorted, at most {@code limit}. */
+  public Future<List<String>> distinct(Facet facet, int limit) {
+    String sql = "SELECT DISTINCT " + facet.column + " AS v FROM results WHERE" + LIVE + " AND " + facet.column
+        + " IS NOT NULL ORDER BY v LIMIT ?";
+    return Sql.rows(pool, sql, Tuple.of(limit)).map(rows -> rows.stream().map(r -> r.getString("v")).toList());
+  }
+
   public Future<Boolean> delete(String id) {
     return pool.withTransaction(conn -> Sql.update(conn, UNLINK_TEST, Tuple.of(id))
         .compose(v -> Sql.update(conn, DELETE, Tuple.of(id)))

@@ -19,6 +19,8 @@ public final class DashboardRoutes {
     AgentPages agents = new AgentPages(api, renderer);
     SettingsPage settings = new SettingsPage(api, renderer);
     ModelsPage models = new ModelsPage(api, renderer);
+    ResultPages results = new ResultPages(api, renderer);
+    ResultExports exports = new ResultExports(api, renderer, results);
 
     router.routeWithRegex("^/(?!api/).*").handler(SecurityHeaders::handle);
     StaticAssets.mount(router, debug);
@@ -28,5 +30,12 @@ public final class DashboardRoutes {
     router.get("/agents/:id").handler(access::handle).handler(agents::detail);
     router.get("/settings").handler(access::handle).handler(settings::handle);
     router.get("/models").handler(access::handle).handler(models::handle);
+    router.get("/results").handler(access::handle).handler(results::list);
+    router.get("/results/compare").handler(access::handle).handler(results::compare);
+    router.get("/results/export.json").handler(access::handle).handler(exports::manyJson);
+    router.get("/results/export.csv").handler(access::handle).handler(exports::manyCsv);
+    router.get("/results/:id").handler(access::handle).handler(results::detail);
+    router.get("/results/:id/export.json").handler(access::handle).handler(exports::oneJson);
+    router.get("/results/:id/export.csv").handler(access::handle).handler(exports::oneCsv);
   }
 }

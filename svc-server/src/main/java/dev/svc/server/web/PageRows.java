@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** Turns stored rows into the plain maps the templates show (never token hashes). */
@@ -122,10 +123,24 @@ final class PageRows {
       return "";
     }
     try {
-      return HeadlineMetric.of(new JsonObject(data)).orElse("");
+      return headline(new JsonObject(data));
     } catch (DecodeException | ClassCastException e) {
       return "";
     }
+  }
+
+  /** The throughput headline of a result, or the first benchmark's accuracy for quality-only results. */
+  static String headline(JsonObject data) {
+    return HeadlineMetric.of(data).or(() -> accuracy(data)).orElse("");
+  }
+
+  private static Optional<String> accuracy(JsonObject data) {
+    if (data.getValue("results") instanceof JsonArray results && !results.isEmpty()
+        && results.getValue(0) instanceof JsonObject first && first.getValue("metrics") instanceof JsonObject metrics
+        && metrics.getValue("accuracy") instanceof Number value) {
+      return Optional.of("accuracy " + DisplayNumbers.format(value.doubleValue()));
+    }
+    return Optional.empty();
   }
 
   private static String gpu(JsonObject row) {

@@ -1,0 +1,117 @@
+package dev.svc.server.web;
+
+import dev.svc.core.metrics.MetricKeys;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Results as CSV (RFC 4180: comma-separated, CRLF line ends, fields with a comma, quote or line
+ * break quoted with doubled quotes): a header, then one row per benchmark and metric, distributions
+ * one row per statistic, nested objects under dotted metric names. GPU memory samples are left out.
+ */
+final class ResultCsv {
+
+  static final List<String> HEADER = List.of("result_id", "model", "engine", "suite", "timestamp", "simulated",
+      "benchmark", "run_number", "metric", "statistic", "value", "unit");
+
+  private static final int MAX_DEPTH = 3;
+
+  private ResultCsv() {
+  }
+
+  static String of(List<ResultDocument> results) {
+    StringBuilder out = new StringBuilder();
+    line(out, HEADER);
+    for (ResultDocument r : results) {
+      rows(r).forEach(row -> line(out, row));
+    }
+    return out.toString();
+  }
+
+  private static List<List<String>> rows(ResultDocument r) {
+    List<List<String>> rows = new ArrayList<>();
+    if (!(r.data().getValue(MetricKeys.RESULTS) instanceof JsonArray entries)) {
+      return rows;
+    }
+    for (int i = 0; i < entries.size(); i++) {
+      if (!(entries.getValue(i) instanceof JsonObject entry)) {
+        continue;
+      }
+      BenchmarkMetrics b = BenchmarkMetrics.of(entry, i + 1);
+      List<String> prefix = List.of(r.id(), text(r.model()), text(r.engine()), text(r.suite()), text(r.timestamp()),
+          String.valueOf(r.simulated()), b.name(), b.runNumber() == null ? "" : b.runNumber().toString());
+      if (b.passed() != null) {
+        rows.add(row(prefix, "passed", "", b.passed().toString()));
+      }
+      if (entry.getValue(MetricKeys.METRICS) instanceof JsonObject metrics) {
+        walk(rows, prefix, "", metrics, 0);
+      }
+    }
+    return rows;
+  }
+
+  private static void walk(List<List<String>> rows, List<String> prefix, String path, JsonObject node, int depth) {
+    for (String key : node.fieldNames()) {
+      Object value = node.getValue(key);
+      String metric = path + key;
+      if (value instanceof JsonObject nested) {
+        if (BenchmarkMetrics.isDistribution(nested)) {
+          for (String stat : nested.fieldNames()) {
+            rows.add(row(prefix, metric, stat, value(nested.getValue(stat))));
+          }
+        } else if (depth < MAX_DEPTH) {
+          walk(rows, prefix, metric + ".", nested, depth + 1);
+        }
+      } else if (!(value instanceof JsonArray)) {
+        rows.add(row(prefix, metric, "", value(value)));
+      }
+    }
+  }
+
+  private static List<String> row(List<String> prefix, String metric, String statistic, String value) {
+    List<String> row = new ArrayList<>(prefix);
+    row.add(metric);
+    row.add(statistic);
+    row.add(value);
+    String leaf = metric.substring(metric.lastIndexOf('.') + 1);
+    row.add(MetricDefinitions.unit(leaf));
+    return row;
+  }
+
+  /** Numbers in plain notation (no exponent), null as an empty field. */
+  private static String value(Object v) {
+    if (v == null) {
+      return "";
+    }
+    if (v instanceof Double || v instanceof Float) {
+      double d = ((Number) v).doubleValue();
+      return Double.isFinite(d) ? BigDecimal.valueOf(d).stripTrailingZeros().toPlainString() : String.valueOf(d);
+    }
+    return v.toString();
+  }
+
+  private static String text(String s) {
+    return s == null ? "" : s;
+  }
+
+  private static void line(StringBuilder out, List<String> fields) {
+    for (int i = 0; i < fields.size(); i++) {
+      if (i > 0) {
+        out.append(',');
+      }
+      out.append(field(fields.get(i)));
+    }
+    out.append("\r\n");
+  }
+
+  /** One RFC 4180 field: quoted, with quotes doubled, when it holds a comma, a quote or a line break. */
+  static String field(String value) {
+    if (value.indexOf(',') < 0 && value.indexOf('"') < 0 && value.indexOf('\n') < 0 && value.indexOf('\r') < 0) {
+      return value;
+    }
+    return '"' + value.replace("\"", "\"\"") + '"';
+  }
+}

@@ -1,0 +1,63 @@
+package dev.svc.server.web;
+
+import dev.svc.core.metrics.MetricKeys;
+import dev.svc.server.store.Flags;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/**
+ * A stored result row with its metrics.json parsed once: the indexed columns, the document (empty
+ * when the stored text is unreadable) and its benchmarks.
+ *
+ * @param data the stored metrics.json; an empty object when it is missing or not a JSON object
+ * @param readable whether the stored text was a JSON object
+ */
+record ResultDocument(String id, String model, String engine, String suite, String timestamp, boolean passed,
+    String testId, String agentId, String sourcePath, String indexedAt, JsonObject data, boolean readable,
+    List<BenchmarkMetrics> benchmarks) {
+
+  static ResultDocument of(JsonObject row) {
+    JsonObject data = parse(row.getString("data"));
+    boolean readable = data != null;
+    JsonObject doc = readable ? data : new JsonObject();
+    return new ResultDocument(row.getString("id"), row.getString("model"), row.getString("engine"),
+        row.getString("suite_name"), row.getString("timestamp"), Flags.isTrue(row.getValue("passed")),
+        row.getString("test_id"), row.getString("agent_id"), row.getString("source_path"),
+        row.getString("created_at"), doc, readable, BenchmarkMetrics.allOf(doc));
+  }
+
+  /** Made up by the test-agent simulator ({@code "simulated": true}), never a measurement. */
+  boolean simulated() {
+    return Boolean.TRUE.equals(data.getValue(MetricKeys.SIMULATED));
+  }
+
+  /** False only when the document says the run is not valid (client was the bottleneck). */
+  boolean invalid() {
+    return Boolean.FALSE.equals(data.getValue(MetricKeys.VALID));
+  }
+
+  /** The document's text value of a key, or null. */
+  String text(String key) {
+    Object v = data.getValue(key);
+    return v instanceof String || v instanceof Number || v instanceof Boolean ? v.toString() : null;
+  }
+
+  /** A short name for charts and headers: the model's last path segment and the engine. */
+  String shortLabel() {
+    String m = model == null ? "?" : model.replaceAll("/+$", "");
+    int slash = m.lastIndexOf('/');
+    return (slash >= 0 && slash < m.length() - 1 ? m.substring(slash + 1) : m) + " · " + engine;
+  }
+
+  private static JsonObject parse(String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return new JsonObject(text);
+    } catch (DecodeException | ClassCastException e) {
+      return null;
+    }
+  }
+}

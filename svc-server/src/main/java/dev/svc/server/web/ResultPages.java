@@ -1,0 +1,171 @@
+package dev.svc.server.web;
+
+import dev.svc.server.http.ApiContext;
+import dev.svc.server.store.Page;
+import dev.svc.server.store.ResultStore;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** GET /results (filters, pages, pick to compare), /results/:id (metrics, charts, formulas), /results/compare. */
+final class ResultPages {
+
+  static final int MAX_COMPARE = 20;
+  private static final int MAX_SUGGESTIONS = 200;
+
+  private final ApiContext api;
+  private final PageRenderer renderer;
+
+  ResultPages(ApiContext api, PageRenderer renderer) {
+    this.api = api;
+    this.renderer = renderer;
+  }
+
+  void list(RoutingContext ctx) {
+    ResultListQuery q = ResultListQuery.of(ctx.queryParams());
+    Future<Page> page = q.errors().isEmpty()
+        ? api.results().list(q.filter("model"), q.filter("engine"), q.filter("suite_name"), q.filter("agent_id"),
+            q.since(), q.until(), q.perPage(), q.offset())
+        : Future.succeededFuture(new Page(List.of(), 0));
+    Future<List<JsonObject>> agents = api.agents().all();
+    Future<List<String>> models = api.results().distinct(ResultStore.Facet.MODEL, MAX_SUGGESTIONS);
+    Future<List<String>> engines = api.results().distinct(ResultStore.Facet.ENGINE, MAX_SUGGESTIONS);
+    Future<List<String>> suites = api.results().distinct(ResultStore.Facet.SUITE, MAX_SUGGESTIONS);
+    Future.all(page, agents, models, engines, suites).onSuccess(all -> {
+      Map<String, String> agentNames = agents.result().stream()
+          .collect(Collectors.toMap(a -> a.getString("id"), a -> a.getString("name", a.getString("id")), (a, b) -> a));
+      List<Map<String, Object>> rows = new ArrayList<>();
+      List<String> ids = new ArrayList<>();
+      for (JsonObject row : page.result().items()) {
+        ResultDocument doc = ResultDocument.of(row);
+        Map<String, Object> r = ResultDetailView.summary(doc);
+        r.put("headline", PageRows.headline(doc.data()));
+        r.put("agent", doc.agentId() == null ? "" : agentNames.getOrDefault(doc.agentId(), doc.agentId()));
+        rows.add(r);
+        ids.add(doc.id());
+      }
+      long total = page.result().total();
+      long pages = total == 0 ? 0 : (total + q.perPage() - 1) / q.perPage();
+      Map<String, Object> model = new HashMap<>();
+      model.put("results", rows);
+      model.put("filters", q.raw());
+      model.put("errors", q.errors());
+      model.put("agents", agents.result().stream().map(a -> Map.of("id", a.getString("id"),
+          "name", a.getString("name", a.getString("id")))).toList());
+      model.put("models", models.result());
+      model.put("engines", engines.result());
+      model.put("suites", suites.result());
+      model.put("total", total);
+      model.put("page", q.page());
+      model.put("pages", pages);
+      model.put("prev_query", q.page() > 1 ? q.query(q.page() - 1) : null);
+      model.put("next_query", q.page() < pages ? q.query(q.page() + 1) : null);
+      model.put("page_ids", String.join(",", ids));
+      renderer.render(ctx, q.errors().isEmpty() ? 200 : 400, "results", "results", model);
+    }).onFailure(ctx::fail);
+  }
+
+  void detail(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    api.results().byId(id).compose(found -> {
+      if (found.isEmpty()) {
+        return Future.succeededFuture(Optional.<Map<String, Object>>empty());
+      }
+      ResultDocument doc = ResultDocument.of(found.get());
+      Future<Optional<JsonObject>> agent = doc.agentId() == null ? Future.succeededFuture(Optional.empty())
+          : api.agents().byIdIncludingDeleted(doc.agentId());
+      return agent.map(a -> Optional.of(ResultDetailView.model(doc, a.orElse(null))));
+    }).onSuccess(model -> {
+      if (model.isEmpty()) {
+        renderer.render(ctx, 404, "not_found", "results", Map.of("what", "result " + id));
+      } else {
+        renderer.render(ctx, 200, "result", "results", model.get());
+      }
+    }).onFailure(ctx::fail);
+  }
+
+  void compare(RoutingContext ctx) {
+    List<String> ids = requestedIds(ctx);
+    if (ids.size() < 2 || ids.size() > MAX_COMPARE) {
+      String message = ids.size() < 2 ? "Pick at least two results to compare (tick them in the results list)."
+          : "At most " + MAX_COMPARE + " results can be compared at once.";
+      renderer.render(ctx, 400, "results_compare", "results", Map.of("error", message, "ids", ids));
+      return;
+    }
+    load(ids).onSuccess(loaded -> {
+      if (!loaded.missing().isEmpty()) {
+        renderer.render(ctx, 404, "results_compare", "results", Map.of("ids", ids,
+            "error", "No result with id " + String.join(", ", loaded.missing()) + ". It may have been deleted."));
+        return;
+      }
+      renderer.render(ctx, 200, "results_compare", "results", compareModel(loaded.found()));
+    }).onFailure(ctx::fail);
+  }
+
+  private static Map<String, Object> compareModel(List<ResultDocument> results) {
+    List<String> labels = new ArrayList<>();
+    List<Map<String, Object>> columns = new ArrayList<>();
+    for (int i = 0; i < results.size(); i++) {
+      ResultDocument doc = results.get(i);
+      String label = "#" + (i + 1) + " " + doc.shortLabel();
+      labels.add(label);
+      Map<String, Object> column = ResultDetailView.summary(doc);
+      column.put("label", label);
+      column.put("number", i + 1);
+      columns.add(column);
+    }
+    List<Map<String, Object>> rows = CompareTable.rows(results);
+    JsonObject charts = ResultCharts.compare(results, labels);
+    Map<String, Object> model = new HashMap<>();
+    model.put("columns", columns);
+    model.put("rows", rows);
+    model.put("ids", results.stream().map(ResultDocument::id).collect(Collectors.joining(",")));
+    model.put("charts", ResultCharts.present(charts));
+    model.put("chart_data", ScriptJson.encode(charts));
+    model.put("formulas", FormulaList.of(CompareTable.shownKeys(rows), CompareTable.shownStatistics(rows)));
+    return model;
+  }
+
+  /** Results found for the ids, in the order asked, and the ids not found. */
+  record Loaded(List<ResultDocument> found, List<String> missing) {
+  }
+
+  Future<Loaded> load(List<String> ids) {
+    return api.results().byIds(ids).map(rows -> {
+      Map<String, JsonObject> byId = rows.stream()
+          .collect(Collectors.toMap(r -> r.getString("id"), r -> r, (a, b) -> a));
+      List<ResultDocument> found = new ArrayList<>();
+      List<String> missing = new ArrayList<>();
+      for (String id : ids) {
+        JsonObject row = byId.get(id);
+        if (row == null) {
+          missing.add(id);
+        } else {
+          found.add(ResultDocument.of(row));
+        }
+      }
+      return new Loaded(found, missing);
+    });
+  }
+
+  /** The ids of {@code ?ids=a,b} and of {@code ?compare=a&compare=b} (the list form without script), each once. */
+  static List<String> requestedIds(RoutingContext ctx) {
+    LinkedHashSet<String> ids = new LinkedHashSet<>();
+    for (String value : ctx.queryParams().getAll("ids")) {
+      for (String part : value.split(",")) {
+        if (!part.isBlank()) {
+          ids.add(part.trim());
+        }
+      }
+    }
+    ctx.queryParams().getAll("compare").stream().filter(v -> !v.isBlank()).map(String::trim).forEach(ids::add);
+    return new ArrayList<>(ids);
+  }
+}

@@ -1,0 +1,486 @@
+package dev.svc.server.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.server.TestServer;
+import dev.svc.server.results.MetricsFiles;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The results pages over HTTP: list filters and pages, detail charts and formulas, compare, exports, escaping. */
+class ResultPagesTest {
+
+  private static final Pattern CHART_DATA =
+      Pattern.compile("<script type=\"application/json\" id=\"chart-data\">(.*?)</script>", Pattern.DOTALL);
+  private static final Pattern ROW_ID = Pattern.compile("<tr data-result-id=\"([0-9a-f]{16})\"");
+
+  @TempDir
+  Path temp;
+
+  private TestServer server;
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private TestServer start() {
+    return start(new TestServer.Options());
+  }
+
+  private TestServer start(TestServer.Options options) {
+    server = TestServer.start(temp.resolve("home"), options.insecure().resultsDir(temp.resolve("results")));
+    return server;
+  }
+
+  private void write(String dir, JsonObject data) throws IOException {
+    MetricsFiles.write(temp.resolve("results").resolve(dir).resolve("metrics.json"), data);
+  }
+
+  /** A metrics.json in the full current layout: one throughput benchmark with distributions and GPU samples. */
+  private static JsonObject full(String model, String engine, String timestamp, double tps, double ttftP50) {
+    JsonObject metrics = new JsonObject()
+        .put("avg_tps", tps).put("output_token_throughput", tps).put("request_throughput", 0.4)
+        .put("ttft_ms", summary(ttftP50 - 1, ttftP50, ttftP50 + 10, ttftP50 + 15, ttftP50 + 20))
+        .put("tpot_ms", summary(9.5, 9.1, 11.0, 11.9, 13.4))
+        .put("e2e_ms", summary(2450.0, 2400.5, 2800.0, 2900.0, 3100.25))
+        .put("icg_ms", summary(9.6, 9.0, 12.0, 14.0, 30.0))
+        .put("total_iterations", 5).put("total_tokens_generated", 1280).put("token_count_source", "usage")
+        .put("gpu_memory", new JsonObject().put("peak_memory_mb", 20110).put("avg_memory_mb", 19880.5)
+            .put("vram_utilization_pct", 24.5)
+            .put("samples", new JsonArray().add(new JsonArray().add(0).add(19800)).add(new JsonArray().add(100).add(20110))
+                .add(new JsonArray().add(200).add(19950))));
+    return new JsonObject()
+        .put("svc_version", "1.8.0").put("suite_name", "quick").put("timestamp", timestamp)
+        .put("engine", engine).put("engine_image", "vllm/vllm-openai@sha256:abc").put("model", model)
+        .put("passed", true).put("total_benchmarks", 1).put("passed_count", 1).put("failed_count", 0)
+        .put("total_time_seconds", 41.87).put("valid", true)
+        .put("results", new JsonArray().add(new JsonObject().put("test_name", "throughput").put("test_version", "1.0.0")
+            .put("run_number", 1).put("passed", true).put("metrics", metrics)
+            .put("load", new JsonObject().put("mode", "concurrency:4").put("seed", 42).put("warmup_requests", 5))
+            .put("errors", new JsonArray()).put("timestamp", timestamp)))
+        .put("system_info", new JsonObject()
+            .put("gpu", new JsonObject().put("model", "NVIDIA H100 80GB HBM3").put("vram_gb", 80).put("count", 1)
+                .put("compute_capability", new JsonArray().add(9).add(0)))
+            .put("cpu", new JsonObject().put("model", "AMD EPYC 9654").put("cores", 16).put("threads", 32))
+            .put("ram_gb", 128).put("cuda_version", "12.4").put("driver_version", "550.54.14"));
+  }
+
+  private static JsonObject summary(double mean, double p50, double p90, double p95, double p99) {
+    return new JsonObject().put("mean", mean).put("p50", p50).put("p90", p90).put("p95", p95).put("p99", p99)
+        .put("min", p50 - 5).put("max", p99 + 5).put("std", 3.25);
+  }
+
+  private String page(String path) {
+    HttpResponse<Buffer> response = server.get(path);
+    assertThat(response.statusCode()).as(path + ": " + response.bodyAsString()).isEqualTo(200);
+    assertThat(response.getHeader("Content-Type")).startsWith("text/html");
+    return response.bodyAsString();
+  }
+
+  /** The id of the only result with this model, through the API. */
+  private String idOf(String model) {
+    JsonArray items = server.get("/api/v1/results?model=" + java.net.URLEncoder.encode(model,
+        java.nio.charset.StandardCharsets.UTF_8)).bodyAsJsonObject().getJsonArray("items");
+    assertThat(items).as("results of " + model).hasSize(1);
+    return items.getJsonObject(0).getString("id");
+  }
+
+  private static List<String> rowIds(String html) {
+    List<String> ids = new ArrayList<>();
+    Matcher m = ROW_ID.matcher(html);
+    while (m.find()) {
+      ids.add(m.group(1));
+    }
+    return ids;
+  }
+
+  private static JsonObject chartData(String html) {
+    Matcher m = CHART_DATA.matcher(html);
+    assertThat(m.find()).as("embedded chart data").isTrue();
+    return new JsonObject(m.group(1));
+  }
+
+  @Test
+  void listFiltersByModelEngineSuiteAndTime() throws IOException {
+    write("a", full("llama-3-8b", "vllm", "2026-03-01T10:00:00.000Z", 100, 40));
+    write("b", full("mistral-7b", "tgi", "2026-03-05T10:00:00.000Z", 90, 50));
+    write("c", full("mistral-7b", "vllm", "2026-03-09T10:00:00.000Z", 80, 60).put("suite_name", "performance"));
+    start();
+    String llama = idOf("llama-3-8b");
+    List<String> mistral = new ArrayList<>();
+    server.get("/api/v1/results?model=mistral-7b").bodyAsJsonObject().getJsonArray("items")
+        .forEach(o -> mistral.add(((JsonObject) o).getString("id")));
+
+    String all = page("/results");
+    assertThat(all).contains("id=\"result-filters\"", "id=\"results\"", "<button type=\"submit\" id=\"compare\"");
+    assertThat(rowIds(all)).hasSize(3).contains(llama).containsAll(mistral);
+    assertThat(all).contains("<input type=\"checkbox\" name=\"compare\" value=\"" + llama + "\"");
+    assertThat(all).contains("href=\"/results/" + llama + "\"", "avg_tps 100");
+
+    assertThat(rowIds(page("/results?model=llama-3-8b"))).containsExactly(llama);
+    assertThat(rowIds(page("/results?model=mistral-7b&engine=tgi"))).hasSize(1).isSubsetOf(mistral);
+    assertThat(rowIds(page("/results?suite_name=performance"))).hasSize(1).isSubsetOf(mistral);
+    assertThat(rowIds(page("/results?since=2026-03-05"))).hasSize(2).doesNotContain(llama);
+    assertThat(rowIds(page("/results?until=2026-03-05"))).hasSize(2).contains(llama);
+    assertThat(rowIds(page("/results?since=2026-03-02T00:00:00Z&until=2026-03-06T00:00"))).hasSize(1)
+        .isSubsetOf(mistral);
+    assertThat(page("/results?model=nothing-like-this")).contains("No results match these filters.");
+
+    HttpResponse<Buffer> bad = server.get("/results?since=yesterday");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(bad.bodyAsString()).contains("id=\"result-filters-error\"", "&#39;since&#39; must be a date");
+  }
+
+  @Test
+  void listPaginatesAndKeepsFiltersInPagerLinks() throws IOException {
+    for (int i = 0; i < 30; i++) {
+      write("run-" + i, MetricsFiles.current("model-" + (i % 2), String.format("2026-01-%02dT10:00:00.000Z", i + 1)));
+    }
+    start();
+    String first = page("/results");
+    assertThat(rowIds(first)).hasSize(25);
+    assertThat(first).contains("<nav class=\"pager\"", "<a rel=\"next\" href=\"/results?page=2\"", "Page 1 of 2")
+        .doesNotContain("rel=\"prev\"");
+    String second = page("/results?page=2");
+    assertThat(rowIds(second)).hasSize(5).doesNotContainAnyElementsOf(rowIds(first));
+    assertThat(second).contains("<a rel=\"prev\" href=\"/results\"").doesNotContain("rel=\"next\"");
+
+    String filtered = page("/results?model=model-1&per_page=4&page=2");
+    assertThat(rowIds(filtered)).hasSize(4);
+    assertThat(filtered).contains("rel=\"prev\" href=\"/results?model=model-1&amp;per_page=4\"",
+        "rel=\"next\" href=\"/results?model=model-1&amp;per_page=4&amp;page=3\"", "Page 2 of 4");
+    assertThat(server.get("/results?page=zero").statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void detailEmbedsChartDataFormulasAndMetadata() throws IOException {
+    write("full", full("meta-llama/Llama-3-8B", "vllm", "2026-03-01T10:00:00.000Z", 103.2, 40.1));
+    start();
+    String id = idOf("meta-llama/Llama-3-8B");
+    String html = page("/results/" + id);
+
+    assertThat(html).contains("<canvas class=\"chart\" id=\"chart-latency\"", "<canvas class=\"chart\" id=\"chart-throughput\"",
+        "<canvas class=\"chart\" id=\"chart-gpu-memory\"", "<script src=\"/static/vendor/chart.js/", "/static/results.js");
+    assertThat(html).contains("id=\"export-json\" href=\"/results/" + id + "/export.json\"",
+        "id=\"export-csv\" href=\"/results/" + id + "/export.csv\"");
+    assertThat(html).contains("NVIDIA H100 80GB HBM3", "AMD EPYC 9654", "9.0", "concurrency:4", "vllm/vllm-openai@sha256:abc",
+        "41.87").doesNotContain("SIMULATED");
+
+    JsonObject charts = chartData(html);
+    JsonObject latency = charts.getJsonObject("latency");
+    assertThat(latency.getJsonObject("x").getJsonArray("labels")).containsExactly("p50", "p90", "p95", "p99");
+    JsonObject ttft = series(latency, "TTFT");
+    assertThat(ttft.getJsonArray("values")).containsExactly(40.1, 50.1, 55.1, 60.1);
+    assertThat(series(latency, "E2E").getJsonArray("values")).containsExactly(2400.5, 2800.0, 2900.0, 3100.25);
+    assertThat(series(latency, "TPOT").getJsonArray("values")).containsExactly(9.1, 11.0, 11.9, 13.4);
+    assertThat(latency.getJsonObject("y").getBoolean("log")).as("TPOT and E2E differ by orders of magnitude").isTrue();
+
+    JsonObject throughput = charts.getJsonObject("throughput");
+    assertThat(throughput.getJsonObject("x").getJsonArray("labels")).containsExactly("throughput");
+    assertThat(throughput.getJsonArray("series").getJsonObject(0).getJsonArray("values")).containsExactly(103.2);
+    assertThat(throughput.getJsonArray("series").getJsonObject(1).getJsonArray("values")).containsExactly(0.4);
+
+    JsonArray points = charts.getJsonObject("gpu_memory").getJsonArray("series").getJsonObject(0).getJsonArray("points");
+    assertThat(points).containsExactly(new JsonArray().add(0.0).add(19800.0), new JsonArray().add(0.1).add(20110.0),
+        new JsonArray().add(0.2).add(19950.0));
+
+    String formulas = html.substring(html.indexOf("<section id=\"formulas\""));
+    assertThat(formulas).contains("t_first − t_send", "(E2E − TTFT) / (N_out − 1)", "t_end − t_send",
+        "every t_i − t_{i−1} between content chunks", "Σ N_out / window", "completed requests / window",
+        "max(used_mb) over the samples", "[end of warmup, start of cooldown], or [first t_send, last t_end]",
+        "population standard deviation");
+  }
+
+  @Test
+  void longGpuTracesAreThinnedButKeepTheirPeak() throws IOException {
+    JsonObject doc = full("long-trace", "vllm", "2026-03-01T10:00:00.000Z", 100, 40);
+    JsonArray samples = new JsonArray();
+    for (int i = 0; i < 6000; i++) {
+      samples.add(new JsonArray().add(i * 100).add(i == 4321 ? 79000 : 20000 + i % 7));
+    }
+    doc.getJsonArray("results").getJsonObject(0).getJsonObject("metrics").getJsonObject("gpu_memory")
+        .put("samples", samples);
+    write("long", doc);
+    start();
+
+    JsonArray points = chartData(page("/results/" + idOf("long-trace"))).getJsonObject("gpu_memory")
+        .getJsonArray("series").getJsonObject(0).getJsonArray("points");
+    assertThat(points.size()).isBetween(500, 1000);
+    assertThat(points).contains(new JsonArray().add(432.1).add(79000.0));
+    assertThat(points.getJsonArray(0).getDouble(0)).isEqualTo(0.0);
+    assertThat(points.getJsonArray(points.size() - 1).getDouble(0)).isGreaterThan(598.0);
+    List<Double> times = points.stream().map(p -> ((JsonArray) p).getDouble(0)).toList();
+    assertThat(times).as("time keeps its order").isSorted();
+  }
+
+  private static JsonObject series(JsonObject chart, String label) {
+    return chart.getJsonArray("series").stream().map(JsonObject.class::cast).filter(s -> s.getString("label").equals(label))
+        .findFirst().orElseThrow(() -> new AssertionError("no series " + label + " in " + chart.encode()));
+  }
+
+  @Test
+  void detailRendersLegacySimulatedAndSparseResults() throws IOException {
+    write("legacy", new JsonObject().put("kitt_version", "0.9.3").put("suite", "standard").put("engine", "tgi")
+        .put("model", "/models/mistral").put("passed", false)
+        .put("results", new JsonArray().add(new JsonObject().put("test_name", "latency").put("passed", false)
+            .put("metrics", new JsonObject().put("avg_tps", 55.5).put("p50_latency_ms", 12.5).put("p99_latency_ms", 40.0))
+            .put("errors", new JsonArray().add("engine timed out")))
+            .add(new JsonObject().put("test_name", "mmlu").put("metrics", new JsonObject().put("accuracy", 0.91)
+                .put("correct", 91).put("total", 100)))));
+    JsonObject simulated = full("sim-model", "vllm", "2026-03-02T10:00:00.000Z", 70, 30).put("simulated", true);
+    simulated.getJsonArray("results").getJsonObject(0).getJsonObject("metrics").put("gpu_memory", new JsonObject()
+        .putNull("peak_memory_mb").putNull("avg_memory_mb").putNull("vram_utilization_pct")
+        .put("samples", new JsonArray()).put("reason", "The agent has no GPU"));
+    write("sim", simulated);
+    write("bare", new JsonObject().put("model", "bare-model").put("engine", "ollama"));
+    start();
+
+    String legacy = page("/results/" + idOf("/models/mistral"));
+    assertThat(legacy).contains("Latency (older layout)", "kitt version", "0.9.3", "engine timed out",
+        "id=\"chart-latency\"", "id=\"chart-throughput\"", "id=\"chart-accuracy\"").doesNotContain("id=\"chart-gpu-memory\"");
+    JsonObject legacyCharts = chartData(legacy);
+    assertThat(legacyCharts.getJsonObject("latency").getJsonObject("x").getJsonArray("labels")).containsExactly("p50", "p99");
+    assertThat(series(legacyCharts.getJsonObject("latency"), "Latency (older layout)").getJsonArray("values"))
+        .containsExactly(12.5, 40.0);
+    assertThat(legacyCharts.getJsonObject("accuracy").getJsonArray("series").getJsonObject(0).getJsonArray("values"))
+        .containsExactly(0.91);
+    assertThat(legacy.substring(legacy.indexOf("<section id=\"formulas\""))).contains("correct / total",
+        "request latency as the older tool recorded it");
+
+    String sim = page("/results/" + idOf("sim-model"));
+    assertThat(sim).contains("badge-simulated", "SIMULATED", "GPU memory not measured: The agent has no GPU",
+        "id=\"chart-latency\"").doesNotContain("id=\"chart-gpu-memory\"");
+    assertThat(chartData(sim).containsKey("gpu_memory")).isFalse();
+
+    String bare = page("/results/" + idOf("bare-model"));
+    assertThat(bare).contains("This result has no metrics to chart.", "This result lists no benchmarks.")
+        .doesNotContain("<canvas");
+    assertThat(chartData(bare).isEmpty()).isTrue();
+  }
+
+  @Test
+  void compareShowsResultsSideBySideAndMarksTheBest() throws IOException {
+    write("fast", full("fast-model", "vllm", "2026-03-01T10:00:00.000Z", 200, 30));
+    write("slow", full("slow-model", "tgi", "2026-03-02T10:00:00.000Z", 100, 80));
+    start();
+    String fast = idOf("fast-model");
+    String slow = idOf("slow-model");
+
+    String html = page("/results/compare?ids=" + slow + "," + fast);
+    String table = html.substring(html.indexOf("<table class=\"table\" id=\"compare-table\">"), html.indexOf("</table>"));
+    assertThat(table).contains("slow-model", "fast-model", "data-result-id=\"" + slow + "\"", "data-result-id=\"" + fast + "\"");
+    assertThat(table.indexOf(slow)).as("columns in the order asked").isLessThan(table.indexOf(fast));
+    assertThat(cells(table, "output_token_throughput", "")).containsExactly("100", "<strong>200</strong>");
+    assertThat(cells(table, "ttft_ms", "p50")).containsExactly("80", "<strong>30</strong>");
+    assertThat(cells(table, "tpot_ms", "p50")).as("equal values: nothing is best").containsExactly("9.1", "9.1");
+    assertThat(table).contains("class=\"num best\"");
+
+    JsonObject charts = chartData(html);
+    assertThat(charts.fieldNames()).contains("latency", "throughput", "gpu_memory");
+    JsonArray series = charts.getJsonObject("throughput").getJsonArray("series");
+    assertThat(series).hasSize(2);
+    assertThat(series.getJsonObject(0).getString("label")).isEqualTo("#1 slow-model · tgi");
+    assertThat(series.getJsonObject(0).getJsonArray("values")).containsExactly(100.0);
+    assertThat(series.getJsonObject(1).getJsonArray("values")).containsExactly(200.0);
+    assertThat(charts.getJsonObject("latency").getJsonArray("series")).hasSize(2);
+    assertThat(charts.getJsonObject("gpu_memory").getJsonArray("series")).hasSize(2);
+    assertThat(html).contains("<canvas class=\"chart\" id=\"chart-compare-latency\"", "<section id=\"formulas\"",
+        "t_first − t_send", "href=\"/results/export.csv?ids=" + slow + "," + fast + "\"");
+
+    String noScriptForm = page("/results/compare?compare=" + fast + "&compare=" + slow);
+    assertThat(noScriptForm).contains("id=\"compare-table\"");
+  }
+
+  /** The cells of the compare-table row of one metric (and statistic). */
+  private static List<String> cells(String table, String metric, String statistic) {
+    int at = table.indexOf("data-metric=\"" + metric + "\" data-statistic=\"" + statistic + "\"");
+    assertThat(at).as("row " + metric + " " + statistic).isPositive();
+    String row = table.substring(at, table.indexOf("</tr>", at));
+    List<String> out = new ArrayList<>();
+    Matcher m = Pattern.compile("<td class=\"num[^\"]*\">(.*?)</td>").matcher(row);
+    while (m.find()) {
+      out.add(m.group(1));
+    }
+    return out;
+  }
+
+  @Test
+  void unknownIdsGetClearPagesNotErrors() throws IOException {
+    write("one", MetricsFiles.current("only-model", "2026-03-01T10:00:00.000Z"));
+    start();
+    String id = idOf("only-model");
+
+    HttpResponse<Buffer> detail = server.get("/results/0000000000000000");
+    assertThat(detail.statusCode()).isEqualTo(404);
+    assertThat(detail.getHeader("Content-Type")).startsWith("text/html");
+    assertThat(detail.bodyAsString()).contains("Not found", "result 0000000000000000");
+
+    HttpResponse<Buffer> compare = server.get("/results/compare?ids=" + id + ",feedfacefeedface");
+    assertThat(compare.statusCode()).isEqualTo(404);
+    assertThat(compare.bodyAsString()).contains("id=\"compare-error\"", "No result with id feedfacefeedface")
+        .doesNotContain("id=\"compare-table\"");
+
+    HttpResponse<Buffer> single = server.get("/results/compare?ids=" + id);
+    assertThat(single.statusCode()).isEqualTo(400);
+    assertThat(single.bodyAsString()).contains("Pick at least two results to compare");
+
+    assertThat(server.get("/results/feedfacefeedface/export.csv").statusCode()).isEqualTo(404);
+    HttpResponse<Buffer> export = server.get("/results/export.json?ids=" + id + ",feedfacefeedface");
+    assertThat(export.statusCode()).isEqualTo(404);
+    assertThat(export.bodyAsString()).contains("No result with id feedfacefeedface");
+  }
+
+  @Test
+  void csvExportQuotesFieldsAndParsesBack() throws IOException {
+    String model = "team, \"fast\" model\nv2";
+    write("quoted", full(model, "vllm", "2026-03-01T10:00:00.000Z", 103.2, 40.1));
+    write("other", MetricsFiles.current("plain", "2026-03-02T10:00:00.000Z", 50));
+    start();
+    String id = idOf(model);
+    String plain = idOf("plain");
+
+    HttpResponse<Buffer> response = server.get("/results/" + id + "/export.csv");
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.getHeader("Content-Type")).startsWith("text/csv");
+    assertThat(response.getHeader("Content-Disposition")).isEqualTo("attachment; filename=\"svc-result-" + id + ".csv\"");
+    String body = response.bodyAsString();
+    assertThat(body).contains("\"team, \"\"fast\"\" model\nv2\"").endsWith("\r\n");
+
+    List<List<String>> rows = parseCsv(body);
+    assertThat(rows.get(0)).containsExactly("result_id", "model", "engine", "suite", "timestamp", "simulated", "benchmark",
+        "run_number", "metric", "statistic", "value", "unit");
+    List<List<String>> data = rows.subList(1, rows.size());
+    assertThat(data).allSatisfy(r -> {
+      assertThat(r).hasSize(12);
+      assertThat(r.get(0)).isEqualTo(id);
+      assertThat(r.get(1)).isEqualTo(model);
+      assertThat(r.get(6)).isEqualTo("throughput");
+    });
+    assertThat(data).anySatisfy(r -> assertThat(r.subList(8, 12)).containsExactly("avg_tps", "", "103.2", "tokens/s"));
+    assertThat(data).anySatisfy(r -> assertThat(r.subList(8, 12)).containsExactly("ttft_ms", "p99", "60.1", "ms"));
+    assertThat(data).anySatisfy(r -> assertThat(r.subList(8, 11)).containsExactly("total_tokens_generated", "", "1280"));
+    assertThat(data).anySatisfy(r -> assertThat(r.subList(8, 11)).containsExactly("gpu_memory.peak_memory_mb", "", "20110"));
+    assertThat(data).noneSatisfy(r -> assertThat(r.get(8)).contains("samples"));
+
+    HttpResponse<Buffer> all = server.get("/results/export.csv");
+    assertThat(all.getHeader("Content-Disposition")).isEqualTo("attachment; filename=\"svc-results-2.csv\"");
+    assertThat(parseCsv(all.bodyAsString()).stream().skip(1).map(r -> r.get(0)).distinct()).containsExactly(plain, id);
+    HttpResponse<Buffer> filtered = server.get("/results/export.csv?model=plain");
+    assertThat(parseCsv(filtered.bodyAsString()).stream().skip(1).map(r -> r.get(0)).distinct()).containsExactly(plain);
+  }
+
+  /** A strict RFC 4180 reader: CRLF records, quoted fields with doubled quotes. */
+  private static List<List<String>> parseCsv(String text) {
+    List<List<String>> rows = new ArrayList<>();
+    List<String> row = new ArrayList<>();
+    StringBuilder field = new StringBuilder();
+    int i = 0;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (c == '"' && field.length() == 0) {
+        i++;
+        while (true) {
+          char q = text.charAt(i);
+          if (q == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+            field.append('"');
+            i += 2;
+          } else if (q == '"') {
+            i++;
+            break;
+          } else {
+            field.append(q);
+            i++;
+          }
+        }
+      } else if (c == ',') {
+        row.add(field.toString());
+        field.setLength(0);
+        i++;
+      } else if (c == '\r' && text.charAt(i + 1) == '\n') {
+        row.add(field.toString());
+        field.setLength(0);
+        rows.add(row);
+        row = new ArrayList<>();
+        i += 2;
+      } else {
+        assertThat(c).as("bare quote or line break outside quotes at " + i).isNotIn('"', '\n', '\r');
+        field.append(c);
+        i++;
+      }
+    }
+    assertThat(row).as("the last record ends with CRLF").isEmpty();
+    return rows;
+  }
+
+  @Test
+  void jsonExportCarriesTheStoredDocumentAndIds() throws IOException {
+    JsonObject stored = full("json-model", "vllm", "2026-03-01T10:00:00.000Z", 103.2, 40.1).put("simulated", true);
+    write("json", stored);
+    write("json2", MetricsFiles.current("json-model-2", "2026-03-02T10:00:00.000Z"));
+    start();
+    String id = idOf("json-model");
+    String id2 = idOf("json-model-2");
+
+    HttpResponse<Buffer> one = server.get("/results/" + id + "/export.json");
+    assertThat(one.statusCode()).isEqualTo(200);
+    assertThat(one.getHeader("Content-Type")).startsWith("application/json");
+    assertThat(one.getHeader("Content-Disposition")).isEqualTo("attachment; filename=\"svc-result-" + id + ".json\"");
+    JsonObject body = one.bodyAsJsonObject();
+    assertThat(body.getString("id")).isEqualTo(id);
+    assertThat(body.getJsonObject("data")).isEqualTo(stored);
+    assertThat(body.getString("source_path")).endsWith("metrics.json");
+
+    JsonObject both = server.get("/results/export.json?ids=" + id2 + "," + id).bodyAsJsonObject();
+    assertThat(both.getJsonArray("ids")).containsExactly(id2, id);
+    assertThat(both.getJsonArray("results").getJsonObject(1).getJsonObject("data")).isEqualTo(stored);
+    assertThat(both.getJsonArray("results").getJsonObject(0).getJsonObject("data"))
+        .isEqualTo(MetricsFiles.current("json-model-2", "2026-03-02T10:00:00.000Z"));
+  }
+
+  @Test
+  void hostileModelNamesAreEscapedEverywhere() throws IOException {
+    String hostile = "</script><script>alert(1)</script><img src=x onerror=alert(2)>";
+    write("evil", full(hostile, "vllm", "2026-03-01T10:00:00.000Z", 100, 40));
+    write("good", full("good-model", "vllm", "2026-03-02T10:00:00.000Z", 120, 35));
+    start();
+    String evil = idOf(hostile);
+    String good = idOf("good-model");
+
+    for (String path : List.of("/results", "/results/" + evil, "/results/compare?ids=" + evil + "," + good, "/")) {
+      String html = page(path);
+      assertThat(html).as(path).doesNotContain("<script>alert(1)", "<img src=x").contains("&lt;img src=x");
+    }
+    JsonObject charts = chartData(page("/results/compare?ids=" + evil + "," + good));
+    assertThat(charts.getJsonObject("throughput").getJsonArray("series").getJsonObject(0).getString("label"))
+        .as("the embedded JSON decodes back to the name").isEqualTo("#1 " + hostile.substring(hostile.lastIndexOf('/') + 1)
+            + " · vllm");
+  }
+
+  @Test
+  void pagesAndExportsRequireLoginWhenAuthIsOn() throws IOException {
+    write("auth", MetricsFiles.current("auth-model", "2026-03-01T10:00:00.000Z"));
+    start(new TestServer.Options().authToken("s3cret-token-for-tests"));
+    String id = server.get("/api/v1/results", "s3cret-token-for-tests").bodyAsJsonObject().getJsonArray("items")
+        .getJsonObject(0).getString("id");
+    for (String path : List.of("/results", "/results/" + id, "/results/compare?ids=" + id + "," + id,
+        "/results/" + id + "/export.csv", "/results/" + id + "/export.json", "/results/export.csv?ids=" + id)) {
+      HttpResponse<Buffer> response = server.client().get(path).followRedirects(false).send().await();
+      assertThat(response.statusCode()).as(path).isEqualTo(302);
+      assertThat(response.getHeader("Location")).as(path).isEqualTo("/login");
+    }
+  }
+}
