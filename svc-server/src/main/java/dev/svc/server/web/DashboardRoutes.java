@@ -17,6 +17,8 @@ public final class DashboardRoutes {
     PageAccess access = new PageAccess(api.guard());
     HomePage home = new HomePage(api, renderer);
     AgentPages agents = new AgentPages(api, renderer);
+    QuickTestPages quickTests = new QuickTestPages(api, renderer);
+    CampaignPages campaigns = new CampaignPages(api, renderer);
 
     router.routeWithRegex("^/(?!api/).*").handler(SecurityHeaders::handle);
     StaticAssets.mount(router, debug);
@@ -24,5 +26,11 @@ public final class DashboardRoutes {
     router.get("/").handler(access::handle).handler(home::handle);
     router.get("/agents").handler(access::handle).handler(agents::list);
     router.get("/agents/:id").handler(access::handle).handler(agents::detail);
+    router.get("/quicktest").handler(access::handle).handler(quickTests::list);
+    router.get("/quicktest/new").handler(access::handle).handler(quickTests::newForm);
+    router.get("/quicktest/:id").handler(access::handle).handler(quickTests::detail);
+    router.get("/campaigns").handler(access::handle).handler(campaigns::list);
+    router.get("/campaigns/new").handler(access::handle).handler(campaigns::newForm);
+    router.get("/campaigns/:id").handler(access::handle).handler(campaigns::detail);
   }
 }

@@ -1,0 +1,129 @@
+package dev.svc.server.web;
+
+import dev.svc.core.domain.Benchmarks;
+import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.server.http.ApiContext;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** GET /quicktest (history with status chips), /quicktest/new (the launch form) and /quicktest/:id (live detail). */
+final class QuickTestPages {
+
+  static final List<String> CHIPS = List.of("queued", "dispatched", "running", "completed", "failed");
+
+  private final ApiContext api;
+  private final PageRenderer renderer;
+  private final CatalogModels models;
+  private final EngineChoices engines;
+
+  QuickTestPages(ApiContext api, PageRenderer renderer) {
+    this.api = api;
+    this.renderer = renderer;
+    this.models = new CatalogModels(api.vertx(), api.settings());
+    this.engines = new EngineChoices(api.engines());
+  }
+
+  void list(RoutingContext ctx) {
+    String asked = ctx.request().getParam("status");
+    String status = QuickTestStatus.parse(asked).map(QuickTestStatus::wireName).orElse("");
+    Pager pager = Pager.of(ctx);
+    api.tests().list(status.isEmpty() ? null : status, null, null, null, null, pager.limit(), pager.offset())
+        .onSuccess(page -> {
+          Map<String, Object> model = new HashMap<>();
+          model.put("tests", page.items().stream().map(RunRows::quickTest).toList());
+          model.put("chips", chips(CHIPS, status, "/quicktest"));
+          model.put("status", status);
+          model.put("pager", pager.model(page.total(), "/quicktest", Map.of("status", status)));
+          renderer.render(ctx, 200, "quicktests", "quicktest", model);
+        }).onFailure(ctx::fail);
+  }
+
+  void newForm(RoutingContext ctx) {
+    String wanted = ctx.request().getParam("agent_id");
+    Future.all(api.agents().all(), models.load()).onSuccess(all -> {
+      List<Map<String, Object>> agents = EngineChoices.agents(all.resultAt(0));
+      Map<String, Object> selected = agents.stream().filter(a -> a.get("id").equals(wanted)).findFirst()
+          .orElse(agents.isEmpty() ? null : agents.get(0));
+      var listing = all.<dev.svc.server.models.ModelCatalog.Listing>resultAt(1);
+      Map<String, Object> model = new HashMap<>();
+      model.put("agents", agents);
+      model.put("selected_agent", selected == null ? "" : selected.get("id"));
+      model.put("engines", engines.forArch(selected == null ? null : (String) selected.get("arch")));
+      model.put("models", CatalogModels.rows(listing));
+      model.put("model_problems", listing.problems());
+      model.put("benchmarks", Benchmarks.all());
+      model.put("compat_json", new JsonObject().put("format_verdicts", engines.formatVerdicts()).encode());
+      renderer.render(ctx, 200, "quicktest_new", "quicktest", model);
+    }).onFailure(ctx::fail);
+  }
+
+  void detail(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    api.tests().byId(id).compose(found -> {
+      if (found.isEmpty()) {
+        renderer.render(ctx, 404, "not_found", "quicktest", Map.of("what", "quick test " + id));
+        return Future.succeededFuture();
+      }
+      JsonObject test = found.get();
+      if (!RunRows.isActive(test.getString("status"))) {
+        return finished(ctx, test);
+      }
+      return LogLines.fromEvents(api.eventStore(), id).compose(log -> {
+        if (log.lastStatus() != null && !RunRows.isActive(log.lastStatus())) {
+          // it finished while we read: show it as finished, with its stored lines and result
+          return api.tests().byId(id).compose(again -> finished(ctx, again.orElse(test)));
+        }
+        Map<String, Object> view = RunRows.quickTest(test);
+        if (log.lastStatus() != null) {
+          view.put("status", log.lastStatus());
+        }
+        return render(ctx, view, log, true);
+      });
+    }).onFailure(ctx::fail);
+  }
+
+  private Future<Void> finished(RoutingContext ctx, JsonObject test) {
+    return api.tests().logs(test.getString("id"), 0, LogLines.LIMIT)
+        .compose(rows -> render(ctx, RunRows.quickTest(test), LogLines.stored(rows), false));
+  }
+
+  private Future<Void> render(RoutingContext ctx, Map<String, Object> test, LogLines log, boolean live) {
+    String resultId = (String) test.get("result_id");
+    Future<Optional<JsonObject>> result = resultId == null ? Future.succeededFuture(Optional.empty())
+        : api.results().byId(resultId);
+    return result.map(r -> {
+      Map<String, Object> model = new HashMap<>();
+      model.put("test", test);
+      model.put("lines", log.lines());
+      model.put("live", live);
+      model.put("last_event_id", log.lastEventId());
+      model.put("metrics", r.map(row -> KeyMetrics.of(row.getString("data"))).orElse(List.of()));
+      renderer.render(ctx, 200, "quicktest", "quicktest", model);
+      return null;
+    });
+  }
+
+  /** The status filter chips of a list page: "all" first, the active one marked. */
+  static List<Map<String, Object>> chips(List<String> statuses, String active, String path) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    out.add(chip("", "all", active, path));
+    statuses.forEach(s -> out.add(chip(s, s, active, path + "?status=" + s)));
+    return out;
+  }
+
+  private static Map<String, Object> chip(String status, String label, String active, String url) {
+    Map<String, Object> chip = new LinkedHashMap<>();
+    chip.put("status", status);
+    chip.put("label", label);
+    chip.put("active", status.equals(active));
+    chip.put("url", url);
+    return chip;
+  }
+}
