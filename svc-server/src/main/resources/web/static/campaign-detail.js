@@ -5,6 +5,9 @@
 
   const TERMINAL = ['completed', 'failed', 'cancelled'];
   const REFRESH_DELAY_MS = 700;
+  // Once ended, the page shows the stored log: after a cancel the executor still logs how the
+  // campaign ended, after the terminal status that ends the stream.
+  const SETTLE_MS = [REFRESH_DELAY_MS, 2000, 5000];
 
   document.addEventListener('DOMContentLoaded', function () {
     const head = document.getElementById('campaign');
@@ -31,6 +34,26 @@
       }
     }
 
+    function settle(step) {
+      if (step < SETTLE_MS.length) {
+        window.setTimeout(function () {
+          window.svc.refreshSections(['campaign-progress', 'campaign-rows', 'log', 'log-state'])
+            .catch(function () { return 0; })
+            .then(function () { settle(step + 1); });
+        }, SETTLE_MS[step]);
+      }
+    }
+
+    let settling = false;
+
+    function ended() {
+      removeButton('cancel');
+      if (!settling) {
+        settling = true;
+        settle(0);
+      }
+    }
+
     function removeButton(buttonId) {
       const button = document.getElementById(buttonId);
       if (button) {
@@ -45,9 +68,10 @@
       onStatus: function (data) {
         window.svc.setStatus(badge, data.status);
         if (isTerminal(data.status)) {
-          removeButton('cancel');
+          ended();
+        } else {
+          refreshSoon();
         }
-        refreshSoon();
       },
       onLine: refreshSoon
     });
@@ -79,8 +103,7 @@
 
     act('cancel', '/cancel', function (body) {
       window.svc.setStatus(badge, body.status || 'cancelled');
-      removeButton('cancel');
-      refreshSoon();
+      ended();
     });
     // a launched campaign streams from here on: load its page afresh
     act('launch-campaign', '/launch', function () {

@@ -143,12 +143,14 @@
         const label = box.closest('label');
         const warning = label.querySelector('.platform-warning');
         box.disabled = !verdict.compatible;
+        label.classList.toggle('unavailable', !verdict.compatible);
+        if (warning) {
+          warning.remove();
+        }
         if (!verdict.compatible) {
           box.checked = false;
+          label.appendChild(el('span', 'platform-warning', verdict.reason));
         }
-        label.classList.toggle('unavailable', !verdict.compatible);
-        warning.textContent = verdict.reason || '';
-        warning.hidden = verdict.compatible;
       });
     }
 
@@ -237,6 +239,9 @@
         label.classList.toggle('done', n < at);
       });
       back.disabled = at === 1;
+      if (at === 2) {
+        applyPlatform(); // the agent may have been chosen without a change event
+      }
       next.hidden = at === LAST_STEP;
       if (at === LAST_STEP) {
         renderMatrix();

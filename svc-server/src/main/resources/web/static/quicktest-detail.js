@@ -3,8 +3,10 @@
   'use strict';
 
   const TERMINAL = ['completed', 'failed'];
-  // after completion, the result can arrive a little later (a real agent posts it separately)
-  const RESULT_RETRY_MS = [1000, 2000, 4000, 8000, 15000, 30000];
+  // Once finished, the page shows what the server stored: lines an agent posts after its final
+  // status never reach the stream (it ends with that status), and a result may be posted later.
+  const SETTLE_MS = [300, 1500, 5000];
+  const RESULT_RETRY_MS = [10000, 20000, 30000];
 
   document.addEventListener('DOMContentLoaded', function () {
     const head = document.getElementById('quicktest');
@@ -21,30 +23,44 @@
       return TERMINAL.indexOf(status) >= 0;
     }
 
-    function refresh() {
+    function refresh(ids) {
       if (!refreshing) {
-        refreshing = window.svc.refreshSections(['test-meta', 'result-card'])
+        refreshing = window.svc.refreshSections(ids || ['test-meta', 'result-card'])
           .catch(function () { return 0; })
           .finally(function () { refreshing = null; });
       }
       return refreshing;
     }
 
-    function awaitResult(attempt) {
-      refresh().then(function () {
-        const status = badge.textContent.trim();
-        if (status === 'completed' && !document.getElementById('result-link') && attempt < RESULT_RETRY_MS.length) {
-          window.setTimeout(function () { awaitResult(attempt + 1); }, RESULT_RETRY_MS[attempt]);
-        }
-      });
+    // Replaces the live sections with the stored ones a few times, then waits for a late result.
+    function settle(step) {
+      const delays = SETTLE_MS.concat(RESULT_RETRY_MS);
+      if (step >= delays.length) {
+        return;
+      }
+      window.setTimeout(function () {
+        (refreshing || Promise.resolve()).then(function () {
+          return refresh(['test-meta', 'result-card', 'log', 'log-state']);
+        }).then(function () {
+          const missingResult = badge.textContent.trim() === 'completed' && !document.getElementById('result-link');
+          if (step + 1 < SETTLE_MS.length || missingResult) {
+            settle(step + 1);
+          }
+        });
+      }, delays[step]);
     }
+
+    let settling = false;
 
     function finished() {
       const cancel = document.getElementById('cancel');
       if (cancel) {
         cancel.remove();
       }
-      awaitResult(0);
+      if (!settling) {
+        settling = true;
+        settle(0);
+      }
     }
 
     window.svc.liveLog({

@@ -35,7 +35,7 @@ final class CampaignPages {
     api.campaigns().list(status.isEmpty() ? null : status, pager.limit(), pager.offset()).onSuccess(page -> {
       Map<String, Object> model = new HashMap<>();
       model.put("campaigns", page.items().stream().map(RunRows::campaign).toList());
-      model.put("chips", QuickTestPages.chips(CHIPS, status, "/campaigns"));
+      model.put("chips", StatusChips.of(CHIPS, status, "/campaigns"));
       model.put("status", status);
       model.put("pager", pager.model(page.total(), "/campaigns", Map.of("status", status)));
       renderer.render(ctx, 200, "campaigns", "campaigns", model);

@@ -3,12 +3,11 @@ package dev.svc.server.web;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.server.http.ApiContext;
+import dev.svc.server.models.ModelCatalog;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +37,7 @@ final class QuickTestPages {
         .onSuccess(page -> {
           Map<String, Object> model = new HashMap<>();
           model.put("tests", page.items().stream().map(RunRows::quickTest).toList());
-          model.put("chips", chips(CHIPS, status, "/quicktest"));
+          model.put("chips", StatusChips.of(CHIPS, status, "/quicktest"));
           model.put("status", status);
           model.put("pager", pager.model(page.total(), "/quicktest", Map.of("status", status)));
           renderer.render(ctx, 200, "quicktests", "quicktest", model);
@@ -51,7 +50,7 @@ final class QuickTestPages {
       List<Map<String, Object>> agents = EngineChoices.agents(all.resultAt(0));
       Map<String, Object> selected = agents.stream().filter(a -> a.get("id").equals(wanted)).findFirst()
           .orElse(agents.isEmpty() ? null : agents.get(0));
-      var listing = all.<dev.svc.server.models.ModelCatalog.Listing>resultAt(1);
+      ModelCatalog.Listing listing = all.resultAt(1);
       Map<String, Object> model = new HashMap<>();
       model.put("agents", agents);
       model.put("selected_agent", selected == null ? "" : selected.get("id"));
@@ -108,22 +107,5 @@ final class QuickTestPages {
       renderer.render(ctx, 200, "quicktest", "quicktest", model);
       return null;
     });
-  }
-
-  /** The status filter chips of a list page: "all" first, the active one marked. */
-  static List<Map<String, Object>> chips(List<String> statuses, String active, String path) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    out.add(chip("", "all", active, path));
-    statuses.forEach(s -> out.add(chip(s, s, active, path + "?status=" + s)));
-    return out;
-  }
-
-  private static Map<String, Object> chip(String status, String label, String active, String url) {
-    Map<String, Object> chip = new LinkedHashMap<>();
-    chip.put("status", status);
-    chip.put("label", label);
-    chip.put("active", status.equals(active));
-    chip.put("url", url);
-    return chip;
   }
 }

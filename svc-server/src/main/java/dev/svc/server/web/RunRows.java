@@ -67,7 +67,6 @@ final class RunRows {
     out.put("agent_id", row.getString("agent_id"));
     out.put("agent", row.getString("agent_name") == null ? row.getString("agent_id") : row.getString("agent_name"));
     out.put("status", status);
-    out.put("live", isLive(status));
     out.put("can_cancel", isLive(status));
     out.put("can_launch", CampaignStatus.parse(status).map(CampaignStatus::canLaunch).orElse(false));
     out.put("total", total);
