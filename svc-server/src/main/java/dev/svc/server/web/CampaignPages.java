@@ -30,7 +30,7 @@ final class CampaignPages {
   }
 
   void list(RoutingContext ctx) {
-    String status = CampaignStatus.parse(ctx.request().getParam("status")).map(CampaignStatus::wireName).orElse("");
+    String status = CampaignStatus.parse(QueryParams.get(ctx, "status")).map(CampaignStatus::wireName).orElse("");
     Pager pager = Pager.of(ctx);
     api.campaigns().list(status.isEmpty() ? null : status, pager.limit(), pager.offset()).onSuccess(page -> {
       Map<String, Object> model = new HashMap<>();

@@ -22,7 +22,7 @@ final class Pager {
   }
 
   static Pager of(RoutingContext ctx) {
-    String raw = ctx.request().getParam("page");
+    String raw = QueryParams.get(ctx, "page");
     int page = raw != null && raw.matches("\\d{1,7}") ? Integer.parseInt(raw) : 1;
     return new Pager(Math.max(1, Math.min(page, MAX_PAGE)));
   }

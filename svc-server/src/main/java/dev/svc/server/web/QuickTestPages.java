@@ -30,7 +30,7 @@ final class QuickTestPages {
   }
 
   void list(RoutingContext ctx) {
-    String asked = ctx.request().getParam("status");
+    String asked = QueryParams.get(ctx, "status");
     String status = QuickTestStatus.parse(asked).map(QuickTestStatus::wireName).orElse("");
     Pager pager = Pager.of(ctx);
     api.tests().list(status.isEmpty() ? null : status, null, null, null, null, pager.limit(), pager.offset())
@@ -45,7 +45,7 @@ final class QuickTestPages {
   }
 
   void newForm(RoutingContext ctx) {
-    String wanted = ctx.request().getParam("agent_id");
+    String wanted = QueryParams.get(ctx, "agent_id");
     Future.all(api.agents().all(), models.load()).onSuccess(all -> {
       List<Map<String, Object>> agents = EngineChoices.agents(all.resultAt(0));
       Map<String, Object> selected = agents.stream().filter(a -> a.get("id").equals(wanted)).findFirst()

@@ -113,6 +113,9 @@ class RunPagesTest {
     assertThat(testRows(page("/quicktest?status=bogus&page=x"))).hasSize(25);
     assertThat(activeChip(page("/quicktest?status=bogus"))).isEqualTo("");
     assertThat(testRows(page("/quicktest?page=99"))).isEmpty();
+    assertThat(testRows(page("/quicktest?status=%zz&page=2"))).as("a broken escape counts as no filter").hasSize(25);
+    assertThat(page("/quicktest/new?agent_id=%zz")).contains("<option value=\"" + agent + "\"");
+    assertThat(page("/campaigns?page=%zz")).contains("id=\"campaigns\"");
   }
 
   // --- the new quick test form ---
