@@ -60,6 +60,14 @@ public final class Compatibility {
     return checkFormat(engine, ModelFormats.detect(modelPath));
   }
 
+  /**
+   * Whether the engine loads a model of a known format, such as one the model catalog lists; the
+   * dashboard shows these verdicts before the path is known to the agent.
+   */
+  public static Verdict checkFormat(EngineSpec engine, ModelFormat format) {
+    return checkFormat(engine, Optional.of(format));
+  }
+
   private static Verdict check(
       EngineSpec engine, CpuArch arch, Optional<ModelFormat> format, boolean force) {
     Verdict verdict = checkPlatform(engine, arch);

@@ -60,6 +60,15 @@ class CompatibilityTest {
   }
 
   @Test
+  void aKnownFormatGetsTheSameVerdictAsAPathOfThatFormat() {
+    assertThat(Compatibility.checkFormat(engine("vllm"), ModelFormat.GGUF))
+        .isEqualTo(Compatibility.checkFormat(engine("vllm"), "/models/tiny.gguf"));
+    assertThat(Compatibility.checkFormat(engine("vllm"), ModelFormat.GGUF).reason())
+        .isEqualTo("Model format gguf is not supported by vllm; vllm supports: safetensors, pytorch");
+    assertThat(Compatibility.checkFormat(engine("llama_cpp"), ModelFormat.GGUF)).isEqualTo(Verdict.ok());
+  }
+
+  @Test
   void platformIsCheckedBeforeFormat() {
     Verdict verdict = Compatibility.check(engine("tgi"), CpuArch.ARM64, "/models/x.gguf", false);
 

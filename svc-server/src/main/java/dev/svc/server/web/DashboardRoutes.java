@@ -21,6 +21,8 @@ public final class DashboardRoutes {
     ModelsPage models = new ModelsPage(api, renderer);
     ResultPages results = new ResultPages(api, renderer);
     ResultExports exports = new ResultExports(api, renderer, results);
+    QuickTestPages quickTests = new QuickTestPages(api, renderer);
+    CampaignPages campaigns = new CampaignPages(api, renderer);
 
     router.routeWithRegex("^/(?!api/).*").handler(SecurityHeaders::handle);
     StaticAssets.mount(router, debug);
@@ -37,5 +39,11 @@ public final class DashboardRoutes {
     router.get("/results/:id").handler(access::handle).handler(results::detail);
     router.get("/results/:id/export.json").handler(access::handle).handler(exports::oneJson);
     router.get("/results/:id/export.csv").handler(access::handle).handler(exports::oneCsv);
+    router.get("/quicktest").handler(access::handle).handler(quickTests::list);
+    router.get("/quicktest/new").handler(access::handle).handler(quickTests::newForm);
+    router.get("/quicktest/:id").handler(access::handle).handler(quickTests::detail);
+    router.get("/campaigns").handler(access::handle).handler(campaigns::list);
+    router.get("/campaigns/new").handler(access::handle).handler(campaigns::newForm);
+    router.get("/campaigns/:id").handler(access::handle).handler(campaigns::detail);
   }
 }

@@ -1,0 +1,57 @@
+package dev.svc.server.web;
+
+import dev.svc.server.store.EventStore;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The log a run page renders. A finished run shows its stored lines; a live one shows the log
+ * events stored so far and the id of the last event read, from which the page's event stream
+ * resumes ({@code ?last_event_id=}), so no line is missed or shown twice between the two.
+ *
+ * @param lines {@code {"line","created_at"}} maps, oldest first
+ * @param lastEventId the id of the last event read (0 when none or for stored lines)
+ * @param lastStatus the status of the last status event read, or null when none was read
+ */
+record LogLines(List<Map<String, Object>> lines, long lastEventId, String lastStatus) {
+
+  /** Lines read per page render; a longer live log continues through the stream. */
+  static final int LIMIT = 10_000;
+
+  /** The stored lines of a test or campaign ({@code {"id","created_at","line"}} rows). */
+  static LogLines stored(List<JsonObject> rows) {
+    List<Map<String, Object>> lines = new ArrayList<>();
+    rows.forEach(row -> lines.add(line(row.getString("line"), row.getString("created_at"))));
+    return new LogLines(lines, 0, null);
+  }
+
+  /** The log events of a source stored so far, and where its stream resumes. */
+  static Future<LogLines> fromEvents(EventStore events, String sourceId) {
+    return events.afterForSource(sourceId, 0, LIMIT).map(rows -> {
+      List<Map<String, Object>> lines = new ArrayList<>();
+      long last = 0;
+      String status = null;
+      for (JsonObject event : rows) {
+        last = event.getLong("id");
+        JsonObject data = event.getJsonObject("data", new JsonObject());
+        if ("log".equals(event.getString("type"))) {
+          lines.add(line(data.getString("line"), event.getString("created_at")));
+        } else if ("status".equals(event.getString("type"))) {
+          status = data.getString("status");
+        }
+      }
+      return new LogLines(lines, last, status);
+    });
+  }
+
+  private static Map<String, Object> line(String text, String createdAt) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("line", text == null ? "" : text);
+    out.put("created_at", createdAt);
+    return out;
+  }
+}
