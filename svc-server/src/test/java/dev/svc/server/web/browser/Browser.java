@@ -47,8 +47,10 @@ public final class Browser implements AutoCloseable {
   static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
   /** The widths every page must be usable at: a laptop and a phone. */
   static final List<Integer> WIDTHS = List.of(1280, 390);
+  /** The module's target directory (Surefire sets basedir; the working directory is the module otherwise). */
+  static final Path TARGET = Path.of(System.getProperty("basedir", ".")).resolve("target");
   /** Where the screenshots go (the tests' artifact): svc-server/target/screenshots. */
-  static final Path SCREENSHOTS = Path.of("target", "screenshots");
+  static final Path SCREENSHOTS = TARGET.resolve("screenshots");
   static final Duration WAIT = Duration.ofSeconds(20);
   /** URLs that need no connection. */
   static final Set<String> LOCAL_SCHEMES = Set.of("data:", "blob:", "about:");
@@ -114,7 +116,7 @@ public final class Browser implements AutoCloseable {
     options.setCapability("goog:loggingPrefs", logs);
     options.setExperimentalOption("perfLoggingPrefs", Map.of("enableNetwork", true, "enablePage", false));
     ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-        .usingAnyFreePort().withLogFile(new java.io.File("target/chromedriver.log")).build();
+        .usingAnyFreePort().withLogFile(TARGET.resolve("chromedriver.log").toFile()).build();
     ChromeDriver driver;
     try {
       driver = new ChromeDriver(service, options);

@@ -66,6 +66,14 @@ class DashboardFlowBrowserTest {
   }
 
   @Test
+  void pagesLeftBehindReleaseTheirLiveStreams() {
+    start(new TestServer.Options().timings(Timings.defaults().withSimulatorDelays(5, 15)));
+    Map<String, String> ids = SiteData.populate(server, null, models);
+    browser = Browser.open(server);
+    PageChecks.leftPagesReleaseTheirStreams(browser, DashboardPages.all(), ids);
+  }
+
+  @Test
   void everyPageOfTheDashboardNeedsTheLoginWhenATokenIsSet() {
     String token = "flow-token-93be";
     start(new TestServer.Options().authToken(token).timings(Timings.defaults().withSimulatorDelays(5, 15)));
@@ -290,7 +298,7 @@ class DashboardFlowBrowserTest {
     browser.find("button#wizard-next").click();
     step(3);
     for (String model : List.of(SiteData.SAFETENSORS_MODEL, SiteData.SAFETENSORS_MODEL_2)) {
-      retype(browser.find("input#campaign-model-search"), model.substring(0, 5));
+      retype(browser.find("input#campaign-model-search"), model);
       WebElement item = browser.waitFor("the list to narrow to " + model, d -> {
         List<WebElement> visible = browser.visible("ul#campaign-model-options li[data-path]");
         return visible.size() == 1 && visible.get(0).getAttribute("data-path").endsWith(model) ? visible.get(0) : null;

@@ -23,6 +23,31 @@ final class PageChecks {
     }
   }
 
+  /**
+   * Visits each page seven times in a row, each time under a new URL (an extra query parameter):
+   * every visit must load. A live page left behind that does not close its EventSource on pagehide
+   * keeps its connection (Chromium's back/forward cache holds it), and a browser opens at most six
+   * HTTP/1.1 connections per server, so the seventh visit of such a page hangs.
+   */
+  static void leftPagesReleaseTheirStreams(Browser browser, List<DashboardPages.Page> pages, Map<String, String> ids) {
+    int before = browser.network().size();
+    for (DashboardPages.Page page : pages) {
+      String path = page.pathWith(ids);
+      for (int visit = 1; visit <= 7; visit++) {
+        browser.open(path + (path.contains("?") ? "&" : "?") + "visit=" + visit);
+      }
+    }
+    browser.waitFor("each stream to be answered", d -> streams(browser, before).stream()
+        .allMatch(r -> r.status != null || r.failure != null));
+    List<NetworkLog.Request> streams = streams(browser, before);
+    assertThat(streams).as("streams opened by the live pages").hasSizeGreaterThanOrEqualTo(7)
+        .allSatisfy(r -> assertThat(r.status).as(r.toString()).isEqualTo(200));
+  }
+
+  static List<NetworkLog.Request> streams(Browser browser, int since) {
+    return browser.network().since(since).stream().filter(r -> r.type.equals("EventSource")).toList();
+  }
+
   /** The response status of the latest document request of this path (a redirect hop's own status). */
   static Integer documentStatus(Browser browser, String path) {
     String url = browser.origin() + path;
