@@ -27,6 +27,9 @@
       return;
     }
     var source = new EventSource('/api/v1/events');
+    // A page kept in the back/forward cache would keep its stream open, and a browser opens only six
+    // HTTP/1.1 connections per server: close it when the page is hidden (pageshow reconnects).
+    window.addEventListener('pagehide', function () { source.close(); }, { once: true });
     source.addEventListener('agent_status', function (event) {
       var data;
       try {
@@ -65,6 +68,14 @@
   document.addEventListener('DOMContentLoaded', function () {
     var live = document.querySelector('[data-live-agents]');
     if (live) {
+      liveAgents(live);
+    }
+  });
+
+  // Back to a page restored from the back/forward cache: its stream was closed on pagehide.
+  window.addEventListener('pageshow', function (event) {
+    var live = document.querySelector('[data-live-agents]');
+    if (event.persisted && live) {
       liveAgents(live);
     }
   });
