@@ -24,6 +24,14 @@
     }
     const url = '/api/v1/events/stream/' + encodeURIComponent(source) + (last > 0 ? '?last_event_id=' + last : '');
     const stream = new EventSource(url);
+    // A page left for the back/forward cache would hold its stream (browsers open six HTTP/1.1
+    // connections per server): close it when hidden, and re-render the page if it is shown again.
+    window.addEventListener('pagehide', function () { stream.close(); }, { once: true });
+    window.addEventListener('pageshow', function (event) {
+      if (event.persisted) {
+        window.location.reload();
+      }
+    });
     let ended = false;
 
     function say(text) {

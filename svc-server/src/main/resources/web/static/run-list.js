@@ -23,6 +23,14 @@
       return;
     }
     const stream = new EventSource('/api/v1/events');
+    // A page left for the back/forward cache would hold its stream (browsers open six HTTP/1.1
+    // connections per server): close it when hidden, and re-render the page if it is shown again.
+    window.addEventListener('pagehide', function () { stream.close(); }, { once: true });
+    window.addEventListener('pageshow', function (event) {
+      if (event.persisted) {
+        window.location.reload();
+      }
+    });
     stream.addEventListener('status', function (event) {
       let data;
       try {

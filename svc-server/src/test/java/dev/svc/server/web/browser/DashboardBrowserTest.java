@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The dashboard's built pages in headless Chromium against a real HTTPS server holding agents,
+ * Every page of the dashboard in headless Chromium against a real HTTPS server holding agents,
  * results and a campaign: usable at 1280 and 390 px (screenshots saved), no console error or CSP
  * violation, and no request to any origin but the server's during every test of the class.
  */
@@ -55,8 +55,8 @@ class DashboardBrowserTest {
 
   @Test
   void everyPageIsUsableAtBothWidthsWithoutConsoleErrorsOrCspViolations() throws IOException {
-    PageChecks.everyPageAtEveryWidth(browser, DashboardPages.BUILT, ids);
-    for (DashboardPages.Page page : DashboardPages.BUILT) {
+    PageChecks.everyPageAtEveryWidth(browser, DashboardPages.ALL, ids);
+    for (DashboardPages.Page page : DashboardPages.ALL) {
       for (int width : Browser.WIDTHS) {
         Path shot = Browser.SCREENSHOTS.resolve(page.name() + "-" + width + ".png");
         assertThat(shot).as("screenshot").exists();
@@ -67,7 +67,7 @@ class DashboardBrowserTest {
 
   @Test
   void livePagesCloseTheirStreamWhenLeftAndReopenItWhenShownAgain() {
-    PageChecks.leftPagesReleaseTheirStreams(browser, DashboardPages.BUILT, ids);
+    PageChecks.leftPagesReleaseTheirStreams(browser, DashboardPages.ALL, ids);
     browser.open("/agents");
     int before = browser.network().size();
     browser.open("/");
@@ -79,7 +79,7 @@ class DashboardBrowserTest {
   @Test
   void theBrowserContactsNoOriginButTheServer() {
     int before = browser.network().size();
-    for (DashboardPages.Page page : DashboardPages.BUILT) {
+    for (DashboardPages.Page page : DashboardPages.ALL) {
       browser.open(page.pathWith(ids));
     }
     // the agents page subscribes to live status: wait until its EventSource request is on record

@@ -21,7 +21,7 @@ import org.openqa.selenium.support.ui.Select;
  * create test agents → new quick test (fuzzy model search, engines filtered by architecture, the
  * format block and its override) → live log and final status without reload → the result's charts
  * → the campaign wizard → the campaign's live log → a settings change that persists, then clearing
- * it. Also every page of the dashboard at both widths, and behind the login with a token.
+ * it. (Every page at both widths is DashboardBrowserTest's; the login gate is LoginBrowserTest's.)
  */
 class DashboardFlowBrowserTest {
 
@@ -55,31 +55,6 @@ class DashboardFlowBrowserTest {
         server.close();
       }
     }
-  }
-
-  @Test
-  void everyPageOfTheDashboardIsUsableAtBothWidths() {
-    start(new TestServer.Options().timings(Timings.defaults().withSimulatorDelays(5, 15)));
-    Map<String, String> ids = SiteData.populate(server, null, models);
-    browser = Browser.open(server);
-    PageChecks.everyPageAtEveryWidth(browser, DashboardPages.all(), ids);
-  }
-
-  @Test
-  void pagesLeftBehindReleaseTheirLiveStreams() {
-    start(new TestServer.Options().timings(Timings.defaults().withSimulatorDelays(5, 15)));
-    Map<String, String> ids = SiteData.populate(server, null, models);
-    browser = Browser.open(server);
-    PageChecks.leftPagesReleaseTheirStreams(browser, DashboardPages.all(), ids);
-  }
-
-  @Test
-  void everyPageOfTheDashboardNeedsTheLoginWhenATokenIsSet() {
-    String token = "flow-token-93be";
-    start(new TestServer.Options().authToken(token).timings(Timings.defaults().withSimulatorDelays(5, 15)));
-    Map<String, String> ids = SiteData.populate(server, token, models);
-    browser = Browser.open(server);
-    PageChecks.everyPageNeedsLogin(browser, token, DashboardPages.all(), ids);
   }
 
   @Test

@@ -1,14 +1,11 @@
 package dev.svc.server.web.browser;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The one list of the dashboard's pages the browser tests visit: a page is one line. Paths name
- * the ids of {@link SiteData#populate} in braces. {@link #BUILT} are the pages on this branch;
- * {@link #AWAITING_MERGE} are built on other branches against the DOM contract: once merged, move
- * their lines up into BUILT.
+ * the ids of {@link SiteData#populate} in braces. A new page is one line in {@link #ALL}.
  */
 final class DashboardPages {
 
@@ -28,13 +25,12 @@ final class DashboardPages {
     }
   }
 
-  static final List<Page> BUILT = List.of(
+  /** Every page of the dashboard (the login page is checked apart: it exists only with an auth token). */
+  static final List<Page> ALL = List.of(
       new Page("home", "/"),
       new Page("agents", "/agents"),
       new Page("agent", "/agents/{agent}"),
-      new Page("agent-arm64", "/agents/{arm_agent}"));
-
-  static final List<Page> AWAITING_MERGE = List.of(
+      new Page("agent-arm64", "/agents/{arm_agent}"),
       new Page("quicktests", "/quicktest"),
       new Page("quicktest-new", "/quicktest/new"),
       new Page("quicktest", "/quicktest/{test}"),
@@ -47,12 +43,6 @@ final class DashboardPages {
       new Page("settings", "/settings"),
       new Page("models", "/models"));
 
-  /** Every page of the dashboard (the login page is checked apart: it exists only with an auth token). */
-  static List<Page> all() {
-    List<Page> all = new ArrayList<>(BUILT);
-    all.addAll(AWAITING_MERGE);
-    return List.copyOf(all);
-  }
 
   private DashboardPages() {
   }

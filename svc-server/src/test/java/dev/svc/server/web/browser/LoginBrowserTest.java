@@ -53,7 +53,7 @@ class LoginBrowserTest {
 
   @Test
   void everyPageRedirectsToTheLoginPageUntilTheTokenIsEntered() {
-    PageChecks.everyPageNeedsLogin(browser, TOKEN, DashboardPages.BUILT, ids);
+    PageChecks.everyPageNeedsLogin(browser, TOKEN, DashboardPages.ALL, ids);
   }
 
   @Test
