@@ -7,8 +7,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -29,7 +27,7 @@ public final class LoadRunner {
     this.client = client;
   }
 
-  /** The records of one run: warmup and measured, each in completion order. */
+  /** The records of one run: warmup and measured, each in the order the requests were built. */
   public record Run(List<RequestRecord> warmup, List<RequestRecord> measured) {
   }
 
@@ -54,9 +52,9 @@ public final class LoadRunner {
   }
 
   private Future<List<RequestRecord>> closedLoop(int workers, int count, IntFunction<RequestSpec> requests) {
-    List<RequestRecord> records = Collections.synchronizedList(new ArrayList<>(count));
+    RequestRecord[] records = new RequestRecord[count];
     if (count == 0) {
-      return Future.succeededFuture(records);
+      return Future.succeededFuture(List.of());
     }
     Promise<List<RequestRecord>> all = Promise.promise();
     int[] next = {0};
@@ -68,9 +66,9 @@ public final class LoadRunner {
       }
       int index = next[0]++;
       client.send(requests.apply(index), RequestRecord.UNSCHEDULED).onComplete(ar -> {
-        records.add(ar.result());
+        records[index] = ar.result();
         if (++finished[0] == count) {
-          all.complete(records);
+          all.complete(List.of(records));
         } else {
           worker[0].run();
         }
@@ -83,9 +81,9 @@ public final class LoadRunner {
   }
 
   private Future<List<RequestRecord>> openLoop(ArrivalSchedule schedule, int count, IntFunction<RequestSpec> requests) {
-    List<RequestRecord> records = new ArrayList<>(count);
+    RequestRecord[] records = new RequestRecord[count];
     if (count == 0) {
-      return Future.succeededFuture(records);
+      return Future.succeededFuture(List.of());
     }
     Promise<List<RequestRecord>> all = Promise.promise();
     long start = System.nanoTime();
@@ -98,9 +96,9 @@ public final class LoadRunner {
       while (sent[0] < count && due[0] <= now) {
         int index = sent[0]++;
         client.send(requests.apply(index), due[0]).onComplete(ar -> {
-          records.add(ar.result());
+          records[index] = ar.result();
           if (++finished[0] == count) {
-            all.complete(records);
+            all.complete(List.of(records));
           }
         });
         due[0] = start + schedule.next();
