@@ -119,16 +119,30 @@ class MetricFormulasTest {
   }
 
   @Test
-  void poissonScheduleIsSeededAndHasTheRequestedMeanRate() {
-    ArrivalSchedule a = new ArrivalSchedule(LoadModel.poisson(50), 7);
-    ArrivalSchedule b = new ArrivalSchedule(LoadModel.poisson(50), 7);
+  void poissonScheduleIsSeededRandomAndOffersExactlyTheRequestedRate() {
+    ArrivalSchedule a = new ArrivalSchedule(LoadModel.poisson(50), 7, 1000);
+    ArrivalSchedule b = new ArrivalSchedule(LoadModel.poisson(50), 7, 1000);
+    ArrivalSchedule other = new ArrivalSchedule(LoadModel.poisson(50), 8, 1000);
     long last = 0;
-    for (int i = 0; i < 10_000; i++) {
+    int differ = 0;
+    double[] gaps = new double[999];
+    for (int i = 0; i < 1000; i++) {
+      long previous = last;
       last = a.next();
       assertThat(b.next()).isEqualTo(last);
+      differ += other.next() != last ? 1 : 0;
+      if (i > 0) {
+        gaps[i - 1] = (last - previous) / 1e6;
+      }
     }
-    assertThat(9_999 / (last / 1e9)).isCloseTo(50.0, within(2.0));
-    ArrivalSchedule even = new ArrivalSchedule(LoadModel.rate(4), 1);
+    assertThat(a.hasNext()).isFalse();
+    assertThat(differ).isGreaterThan(990);
+    assertThat(999 / (last / 1e9)).isCloseTo(50.0, within(0.001));
+    // exponential gaps: the standard deviation equals the mean (20 ms), unlike an even rate
+    double mean = java.util.Arrays.stream(gaps).average().orElseThrow();
+    double std = Math.sqrt(java.util.Arrays.stream(gaps).map(g -> (g - mean) * (g - mean)).average().orElseThrow());
+    assertThat(std).isCloseTo(20.0, within(3.0));
+    ArrivalSchedule even = new ArrivalSchedule(LoadModel.rate(4), 1, 3);
     assertThat(List.of(even.next(), even.next(), even.next())).containsExactly(0L, 250_000_000L, 500_000_000L);
   }
 }

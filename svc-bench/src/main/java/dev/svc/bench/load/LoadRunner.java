@@ -44,7 +44,7 @@ public final class LoadRunner {
     Context context = vertx.getOrCreateContext();
     context.runOnContext(v -> closedLoop(1, warmup, i -> requests.apply(i - warmup)).compose(warm -> {
       Future<List<RequestRecord>> measured = model.openLoop()
-          ? openLoop(new ArrivalSchedule(model, seed), count, requests)
+          ? openLoop(new ArrivalSchedule(model, seed, Math.max(1, count)), count, requests)
           : closedLoop(model.mode() == LoadModel.Mode.SEQUENTIAL ? 1 : model.concurrency(), count, requests);
       return measured.map(m -> new Run(warm, m));
     }).onComplete(promise));
@@ -101,7 +101,7 @@ public final class LoadRunner {
             all.complete(List.of(records));
           }
         });
-        due[0] = start + schedule.next();
+        due[0] = schedule.hasNext() ? start + schedule.next() : Long.MAX_VALUE;
         now = System.nanoTime();
       }
       if (sent[0] < count) {
