@@ -71,6 +71,32 @@ public final class MetricKeys {
   /** Only in the warmup benchmark: the first iteration whose latency is at the steady state. */
   public static final String STABILIZATION_ITERATION = "stabilization_iteration";
 
+  /** NTPOT = E2E / N_out per request (prefill included). */
+  public static final String NTPOT_MS = "ntpot_ms";
+  /** The largest inter-chunk gap of each request (its worst stall). */
+  public static final String ICG_MAX_MS = "icg_max_ms";
+  /** 1 / TPOT per request, in tokens/s. */
+  public static final String DECODE_RATE_TPS = "decode_rate_tps";
+  public static final String TOTAL_TOKEN_THROUGHPUT = "total_token_throughput";
+  public static final String TOTAL_PROMPT_TOKENS = "total_prompt_tokens";
+  /** Requests with fewer than two output tokens, which have no TPOT. */
+  public static final String TPOT_EXCLUDED = "tpot_excluded";
+  public static final String ERROR_COUNT = "error_count";
+  public static final String ERROR_RATE = "error_rate";
+  /** The measurement window in seconds: [first t_send, last t_end] of the measured requests. */
+  public static final String WINDOW_S = "window_s";
+  /** Open loop only: t_send - t_sched, the client's own lag. */
+  public static final String QUEUEING_DELAY_MS = "queueing_delay_ms";
+  /** Open loop only: t_end - t_sched, latency corrected for coordinated omission. */
+  public static final String LATENCY_FROM_SCHEDULE_MS = "latency_from_schedule_ms";
+  /** With SLOs: good requests per second of the window. */
+  public static final String GOODPUT = "goodput";
+  /** With SLOs: good requests / all requests sent. */
+  public static final String SLO_ATTAINMENT = "slo_attainment";
+  public static final String SLO = "slo";
+  /** The achieved request rate of an open-loop run: requests sent / span of their send times. */
+  public static final String ACHIEVED_RATE = "achieved_rate";
+
   /** {@code token_count_source} when the engine reported usage. */
   public static final String TOKEN_COUNT_USAGE = "usage";
   /** {@code token_count_source} when tokens were counted from stream chunks. */

@@ -1,0 +1,25 @@
+package dev.svc.bench.client;
+
+import io.vertx.core.json.JsonObject;
+
+/** Reads an engine's streamed lines and its whole (non-streaming) responses. */
+public interface StreamDecoder {
+
+  /** One line of the stream (without its newline); null when the line carries nothing (blank, comment, keepalive). */
+  Chunk line(String line);
+
+  /** A non-streaming response body. */
+  Chunk whole(JsonObject body);
+
+  /**
+   * What one line said: generated {@code text} (may be empty), the server's token counts when it
+   * gave them ({@code -1} otherwise), and whether the stream is finished.
+   */
+  record Chunk(String text, int promptTokens, int completionTokens, boolean done) {
+    public static final Chunk DONE = new Chunk("", -1, -1, true);
+
+    public boolean hasUsage() {
+      return completionTokens >= 0;
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package dev.svc.bench.client;
+
+import dev.svc.bench.measure.RequestRecord;
+import dev.svc.bench.measure.RequestRecord.TokenSource;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.parsetools.RecordParser;
+import java.util.Arrays;
+
+/**
+ * The non-blocking measurement client: sends one request and records, on one monotonic clock,
+ * t_send (just before the request is written), the arrival of every chunk that carried generated
+ * text, and t_end ({@code [DONE]} or the end of the response), with the server's token usage.
+ * It never fails its future: a failed request is a record with an error.
+ */
+public final class StreamingClient {
+
+  private final HttpClientAgent http;
+  private final String host;
+  private final int port;
+  private final long idleTimeoutMs;
+
+  public StreamingClient(Vertx vertx, String host, int port, int maxConnections, long idleTimeoutMs) {
+    this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true)
+            .setMaxInitialLineLength(8192).setDecompressionSupported(false),
+        new PoolOptions().setHttp1MaxSize(maxConnections).setMaxWaitQueueSize(-1));
+    this.host = host;
+    this.port = port;
+    this.idleTimeoutMs = idleTimeoutMs;
+  }
+
+  /** Sends {@code spec}; {@code sched} is its intended send time ({@link RequestRecord#UNSCHEDULED} in closed loop). */
+  public Future<RequestRecord> send(RequestSpec spec, long sched) {
+    Exchange exchange = new Exchange(spec, sched);
+    RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
+        .setURI(spec.path()).setIdleTimeout(idleTimeoutMs)
+        .putHeader("Content-Type", "application/json")
+        .putHeader("Accept", spec.streaming() ? "text/event-stream" : "application/json");
+    Buffer body = spec.body().toBuffer();
+    http.request(options).onComplete(ar -> {
+      if (ar.failed()) {
+        exchange.fail("Cannot connect to " + host + ":" + port + ": " + ar.cause().getMessage());
+        return;
+      }
+      exchange.send = System.nanoTime();
+      ar.result().send(body).onComplete(sent -> {
+        if (sent.failed()) {
+          exchange.fail("Request failed: " + sent.cause().getMessage());
+        } else {
+          exchange.read(sent.result());
+        }
+      });
+    });
+    return exchange.promise.future();
+  }
+
+  public Future<Void> close() {
+    return http.close();
+  }
+
+  /** The state of one request while it runs. */
+  private static final class Exchange {
+    private final RequestSpec spec;
+    private final long sched;
+    private final Promise<RequestRecord> promise = Promise.promise();
+    private final StringBuilder text = new StringBuilder();
+    private long[] chunks = new long[64];
+    private int chunkCount;
+    private long send = -1;
+    private long arrival;
+    private int promptTokens = -1;
+    private int completionTokens = -1;
+    private boolean done;
+
+    Exchange(RequestSpec spec, long sched) {
+      this.spec = spec;
+      this.sched = sched;
+    }
+
+    void read(HttpClientResponse response) {
+      if (response.statusCode() / 100 != 2) {
+        response.body().onComplete(b -> fail("HTTP " + response.statusCode() + ": "
+            + (b.succeeded() ? abbreviate(b.result().toString()) : response.statusMessage())));
+        return;
+      }
+      response.exceptionHandler(e -> fail("Stream broken: " + e.getMessage()));
+      if (!spec.streaming()) {
+        response.body().onComplete(b -> {
+          if (b.failed()) {
+            fail("Response failed: " + b.cause().getMessage());
+            return;
+          }
+          long end = System.nanoTime();
+          try {
+            take(spec.decoder().whole(b.result().toJsonObject()), end);
+          } catch (DecodeException | ClassCastException | IllegalArgumentException e) {
+            fail("Unreadable response: " + e.getMessage());
+            return;
+          }
+          finish(end);
+        });
+        return;
+      }
+      RecordParser lines = RecordParser.newDelimited("\n", line -> {
+        if (done) {
+          return;
+        }
+        StreamDecoder.Chunk chunk;
+        try {
+          chunk = spec.decoder().line(line.toString().stripTrailing());
+        } catch (DecodeException | ClassCastException | IllegalArgumentException e) {
+          fail("Unreadable stream line: " + e.getMessage());
+          return;
+        }
+        if (chunk != null) {
+          take(chunk, arrival);
+          if (chunk.done()) {
+            done = true;
+            finish(arrival);
+          }
+        }
+      });
+      response.handler(buffer -> {
+        arrival = System.nanoTime();
+        lines.handle(buffer);
+      });
+      response.endHandler(v -> finish(System.nanoTime()));
+    }
+
+    private void take(StreamDecoder.Chunk chunk, long at) {
+      if (!chunk.text().isEmpty()) {
+        if (chunkCount == chunks.length) {
+          chunks = Arrays.copyOf(chunks, chunkCount * 2);
+        }
+        chunks[chunkCount++] = at;
+        text.append(chunk.text());
+      }
+      if (chunk.hasUsage()) {
+        completionTokens = chunk.completionTokens();
+        promptTokens = Math.max(promptTokens, chunk.promptTokens());
+      }
+    }
+
+    private void finish(long end) {
+      if (promise.future().isComplete()) {
+        return;
+      }
+      boolean usage = completionTokens >= 0;
+      promise.complete(new RequestRecord(sched, send, Arrays.copyOf(chunks, chunkCount), end,
+          usage ? completionTokens : chunkCount, Math.max(0, promptTokens),
+          usage ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), null));
+    }
+
+    void fail(String error) {
+      if (promise.future().isComplete()) {
+        return;
+      }
+      long now = System.nanoTime();
+      promise.complete(new RequestRecord(sched, send < 0 ? now : send, Arrays.copyOf(chunks, chunkCount), now,
+          completionTokens >= 0 ? completionTokens : chunkCount, Math.max(0, promptTokens),
+          completionTokens >= 0 ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), error));
+    }
+
+    private static String abbreviate(String body) {
+      String flat = body.replaceAll("\\s+", " ").trim();
+      return flat.length() > 300 ? flat.substring(0, 300) + "…" : flat;
+    }
+  }
+}

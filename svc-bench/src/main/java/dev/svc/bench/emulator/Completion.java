@@ -1,0 +1,154 @@
+package dev.svc.bench.emulator;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * One emulated completion: what was asked (prompt, stream, usage wanted), the pieces of text to
+ * send (one token each) and the OpenAI wire form of every chunk.
+ */
+record Completion(boolean chat, boolean stream, boolean includeUsage, String id, long created, long arrival,
+    List<String> pieces, int promptTokens, boolean answered, List<Double> jitters) {
+
+  static Completion of(JsonObject request, boolean chat, EmulatorOptions options, long arrival, SplittableRandom random) {
+    String prompt = chat ? chatPrompt(request) : completionPrompt(request);
+    int maxTokens = maxTokens(request, options.tokens());
+    String answer = options.answers() == null ? null : options.answers().answer(prompt);
+    List<String> pieces = answer == null ? filler(Math.min(options.tokens(), maxTokens)) : split(answer, maxTokens);
+    boolean stream = Boolean.TRUE.equals(request.getValue("stream"));
+    Object streamOptions = request.getValue("stream_options");
+    boolean usage = streamOptions instanceof JsonObject o && Boolean.TRUE.equals(o.getValue("include_usage"));
+    String id = (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(random.nextLong());
+    return new Completion(chat, stream, usage, id, System.currentTimeMillis() / 1000, arrival, pieces,
+        Math.max(1, words(prompt)), answer != null, EngineEmulator.jitters(random, pieces.size(), options.jitterMs()));
+  }
+
+  double jitterMs(int i) {
+    return jitters.get(i);
+  }
+
+  Buffer roleChunk() {
+    return event(chunk(new JsonObject().put("index", 0).put("delta", new JsonObject().put("role", "assistant").put("content", ""))
+        .putNull("finish_reason")));
+  }
+
+  Buffer tokenChunk(int i) {
+    String text = pieces.get(i);
+    boolean last = i == pieces.size() - 1;
+    JsonObject choice = chat
+        ? new JsonObject().put("index", 0).put("delta", new JsonObject().put("content", text))
+        : new JsonObject().put("index", 0).put("text", text).putNull("logprobs");
+    choice.put("finish_reason", last ? finishReason() : null);
+    return event(chunk(choice));
+  }
+
+  /** After the last token: the usage chunk when asked for, then [DONE]. */
+  Buffer tail() {
+    Buffer out = Buffer.buffer();
+    if (includeUsage) {
+      out.appendBuffer(event(base(chat ? "chat.completion.chunk" : "text_completion").put("choices", new JsonArray())
+          .put("usage", usage())));
+    }
+    return out.appendString("data: [DONE]\n\n");
+  }
+
+  /** The non-streaming response. */
+  JsonObject whole() {
+    String text = String.join("", pieces);
+    JsonObject choice = chat
+        ? new JsonObject().put("index", 0).put("message", new JsonObject().put("role", "assistant").put("content", text))
+        : new JsonObject().put("index", 0).put("text", text).putNull("logprobs");
+    choice.put("finish_reason", finishReason());
+    return base(chat ? "chat.completion" : "text_completion").put("choices", new JsonArray().add(choice)).put("usage", usage());
+  }
+
+  private String finishReason() {
+    return answered ? "stop" : "length";
+  }
+
+  private JsonObject usage() {
+    return new JsonObject().put("prompt_tokens", promptTokens).put("completion_tokens", pieces.size())
+        .put("total_tokens", promptTokens + pieces.size());
+  }
+
+  private JsonObject chunk(JsonObject choice) {
+    return base(chat ? "chat.completion.chunk" : "text_completion").put("choices", new JsonArray().add(choice));
+  }
+
+  private JsonObject base(String object) {
+    return new JsonObject().put("id", id).put("object", object).put("created", created).put("model", EngineEmulator.MODEL_ID);
+  }
+
+  private static Buffer event(JsonObject data) {
+    return Buffer.buffer("data: ").appendString(data.encode()).appendString("\n\n");
+  }
+
+  private static String completionPrompt(JsonObject request) {
+    Object prompt = request.getValue("prompt");
+    if (prompt instanceof String s) {
+      return s;
+    }
+    if (prompt instanceof JsonArray a && a.stream().allMatch(String.class::isInstance)) {
+      return String.join("\n", a.stream().map(String.class::cast).toList());
+    }
+    throw new IllegalArgumentException("'prompt' must be a string or a list of strings");
+  }
+
+  private static String chatPrompt(JsonObject request) {
+    Object messages = request.getValue("messages");
+    if (!(messages instanceof JsonArray list) || list.isEmpty()) {
+      throw new IllegalArgumentException("'messages' must be a non-empty list");
+    }
+    StringBuilder out = new StringBuilder();
+    for (Object m : list) {
+      if (!(m instanceof JsonObject message) || !(message.getValue("content") instanceof String content)) {
+        throw new IllegalArgumentException("Every message needs a string 'content'");
+      }
+      out.append(out.length() == 0 ? "" : "\n").append(content);
+    }
+    return out.toString();
+  }
+
+  private static int maxTokens(JsonObject request, int fallback) {
+    Object value = request.getValue("max_tokens", request.getValue("max_completion_tokens"));
+    if (value == null) {
+      return fallback;
+    }
+    if (!(value instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.intValue() < 1) {
+      throw new IllegalArgumentException("'max_tokens' must be a positive integer");
+    }
+    return n.intValue();
+  }
+
+  /** Filler tokens " w1", " w2", ...: printable, one word each. */
+  private static List<String> filler(int count) {
+    List<String> out = new ArrayList<>(count);
+    for (int i = 1; i <= count; i++) {
+      out.add(" w" + i);
+    }
+    return out;
+  }
+
+  /** An answer as tokens: each word with the whitespace before it, at most {@code max} of them. */
+  private static List<String> split(String answer, int max) {
+    List<String> out = new ArrayList<>();
+    for (String piece : answer.split("(?=\\s+\\S)")) {
+      if (!piece.isEmpty() && out.size() < max) {
+        out.add(piece);
+      }
+    }
+    if (out.isEmpty()) {
+      out.add(answer.isEmpty() ? " " : answer);
+    }
+    return out;
+  }
+
+  private static int words(String text) {
+    String trimmed = text.trim();
+    return trimmed.isEmpty() ? 0 : trimmed.split("\\s+").length;
+  }
+}

@@ -1,0 +1,114 @@
+package dev.svc.bench.load;
+
+import dev.svc.bench.client.RequestSpec;
+import dev.svc.bench.client.StreamingClient;
+import dev.svc.bench.measure.RequestRecord;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+/**
+ * Offers requests to an engine under a load model: warmup requests first, one at a time and
+ * excluded from every statistic, then the measured ones — closed loop (N workers, each sending
+ * its next request when the previous finished) or open loop (sent at the scheduled instants,
+ * whatever the engine's state, each record carrying its t_sched). Runs on one Vert.x context.
+ */
+public final class LoadRunner {
+
+  private final Vertx vertx;
+  private final StreamingClient client;
+
+  public LoadRunner(Vertx vertx, StreamingClient client) {
+    this.vertx = vertx;
+    this.client = client;
+  }
+
+  /** The records of one run: warmup and measured, each in the order the requests were built. */
+  public record Run(List<RequestRecord> warmup, List<RequestRecord> measured) {
+  }
+
+  /**
+   * Sends {@code warmup} requests sequentially, then {@code count} measured requests under
+   * {@code model} (for open-loop models, {@code count} is how many are scheduled). {@code requests}
+   * builds request i (warmup requests are numbered from -warmup to -1).
+   */
+  public Future<Run> run(LoadModel model, int count, int warmup, long seed, IntFunction<RequestSpec> requests) {
+    if (model.mode() == LoadModel.Mode.SWEEP) {
+      return Future.failedFuture(new IllegalArgumentException("A sweep is a series of runs; run each of its steps"));
+    }
+    Promise<Run> promise = Promise.promise();
+    Context context = vertx.getOrCreateContext();
+    context.runOnContext(v -> closedLoop(1, warmup, i -> requests.apply(i - warmup)).compose(warm -> {
+      Future<List<RequestRecord>> measured = model.openLoop()
+          ? openLoop(new ArrivalSchedule(model, seed, Math.max(1, count)), count, requests)
+          : closedLoop(model.mode() == LoadModel.Mode.SEQUENTIAL ? 1 : model.concurrency(), count, requests);
+      return measured.map(m -> new Run(warm, m));
+    }).onComplete(promise));
+    return promise.future();
+  }
+
+  private Future<List<RequestRecord>> closedLoop(int workers, int count, IntFunction<RequestSpec> requests) {
+    RequestRecord[] records = new RequestRecord[count];
+    if (count == 0) {
+      return Future.succeededFuture(List.of());
+    }
+    Promise<List<RequestRecord>> all = Promise.promise();
+    int[] next = {0};
+    int[] finished = {0};
+    Runnable[] worker = new Runnable[1];
+    worker[0] = () -> {
+      if (next[0] >= count) {
+        return;
+      }
+      int index = next[0]++;
+      client.send(requests.apply(index), RequestRecord.UNSCHEDULED).onComplete(ar -> {
+        records[index] = ar.result();
+        if (++finished[0] == count) {
+          all.complete(List.of(records));
+        } else {
+          worker[0].run();
+        }
+      });
+    };
+    for (int i = 0; i < Math.min(workers, count); i++) {
+      worker[0].run();
+    }
+    return all.future();
+  }
+
+  private Future<List<RequestRecord>> openLoop(ArrivalSchedule schedule, int count, IntFunction<RequestSpec> requests) {
+    RequestRecord[] records = new RequestRecord[count];
+    if (count == 0) {
+      return Future.succeededFuture(List.of());
+    }
+    Promise<List<RequestRecord>> all = Promise.promise();
+    long start = System.nanoTime();
+    int[] sent = {0};
+    int[] finished = {0};
+    long[] due = {start + schedule.next()};
+    Runnable[] tick = new Runnable[1];
+    tick[0] = () -> {
+      long now = System.nanoTime();
+      while (sent[0] < count && due[0] <= now) {
+        int index = sent[0]++;
+        client.send(requests.apply(index), due[0]).onComplete(ar -> {
+          records[index] = ar.result();
+          if (++finished[0] == count) {
+            all.complete(List.of(records));
+          }
+        });
+        due[0] = schedule.hasNext() ? start + schedule.next() : Long.MAX_VALUE;
+        now = System.nanoTime();
+      }
+      if (sent[0] < count) {
+        vertx.timer(Math.max(1, due[0] - now), TimeUnit.NANOSECONDS).onComplete(t -> tick[0].run());
+      }
+    };
+    tick[0].run();
+    return all.future();
+  }
+}

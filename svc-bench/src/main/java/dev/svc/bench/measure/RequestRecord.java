@@ -1,0 +1,82 @@
+package dev.svc.bench.measure;
+
+/**
+ * What the client saw of one request (benchmarks.md section 1). Times are monotonic nanoseconds
+ * on one clock; {@code sched} is {@link #UNSCHEDULED} in closed-loop modes. {@code chunks} are the
+ * arrival times of the chunks that carried generated text, in order. A failed request has an
+ * {@code error} and whatever times it reached.
+ */
+public record RequestRecord(long sched, long send, long[] chunks, long end, int outputTokens, int promptTokens,
+    TokenSource tokenSource, String text, String error) {
+
+  public static final long UNSCHEDULED = Long.MIN_VALUE;
+
+  /** Where a request's token counts came from. */
+  public enum TokenSource {
+    /** The server's {@code usage} object. */
+    USAGE,
+    /** Counted from the stream's content chunks, because the server gave no usage. */
+    CHUNKS
+  }
+
+  public boolean ok() {
+    return error == null;
+  }
+
+  public boolean scheduled() {
+    return sched != UNSCHEDULED;
+  }
+
+  /** t_first: the first chunk with generated text, or -1 when none came. */
+  public long first() {
+    return chunks.length == 0 ? -1 : chunks[0];
+  }
+
+  /** t_last: the last chunk with generated text, or -1 when none came. */
+  public long last() {
+    return chunks.length == 0 ? -1 : chunks[chunks.length - 1];
+  }
+
+  /** TTFT = t_first - t_send, in ms; NaN without generated text. */
+  public double ttftMs() {
+    return chunks.length == 0 ? Double.NaN : ms(first() - send);
+  }
+
+  /** E2E = t_end - t_send, in ms. */
+  public double e2eMs() {
+    return ms(end - send);
+  }
+
+  /** TPOT = (E2E - TTFT) / (N_out - 1), in ms; NaN when N_out < 2. */
+  public double tpotMs() {
+    return outputTokens < 2 || chunks.length == 0 ? Double.NaN : (e2eMs() - ttftMs()) / (outputTokens - 1);
+  }
+
+  /** NTPOT = E2E / N_out, in ms; NaN without output tokens. */
+  public double ntpotMs() {
+    return outputTokens < 1 ? Double.NaN : e2eMs() / outputTokens;
+  }
+
+  /** Every gap between consecutive content chunks, in ms. */
+  public double[] gapsMs() {
+    double[] gaps = new double[Math.max(0, chunks.length - 1)];
+    for (int i = 1; i < chunks.length; i++) {
+      gaps[i - 1] = ms(chunks[i] - chunks[i - 1]);
+    }
+    return gaps;
+  }
+
+  /** t_send - t_sched in ms (open loop only; NaN otherwise). */
+  public double queueingDelayMs() {
+    return scheduled() ? ms(send - sched) : Double.NaN;
+  }
+
+  /** t_end - t_sched in ms: latency from schedule (open loop only; NaN otherwise). */
+  public double fromScheduleMs() {
+    return scheduled() ? ms(end - sched) : Double.NaN;
+  }
+
+  static double ms(long nanos) {
+    return nanos / 1e6;
+  }
+}

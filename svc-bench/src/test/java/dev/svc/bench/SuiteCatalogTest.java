@@ -1,0 +1,65 @@
+package dev.svc.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.svc.bench.load.LoadModel;
+import dev.svc.bench.suite.BenchmarkSettings;
+import dev.svc.bench.suite.Suite;
+import dev.svc.bench.suite.SuiteCatalog;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The shipped suites hold the benchmarks benchmarks.md names; user suites replace them; bad files are refused. */
+class SuiteCatalogTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void shippedSuitesHoldTheNamedBenchmarks() throws Exception {
+    SuiteCatalog catalog = SuiteCatalog.load(dir.resolve("absent"));
+    assertThat(catalog.suite("quick").orElseThrow().benchmarks()).extracting(BenchmarkSettings::name)
+        .containsExactly("throughput");
+    assertThat(catalog.suite("performance").orElseThrow().benchmarks()).extracting(BenchmarkSettings::name)
+        .containsExactly("throughput", "latency", "memory", "warmup");
+    assertThat(catalog.suite("standard").orElseThrow().benchmarks()).extracting(BenchmarkSettings::name)
+        .containsExactly("mmlu", "gsm8k", "truthfulqa", "hellaswag", "throughput", "latency", "memory", "warmup");
+    BenchmarkSettings throughput = catalog.suite("quick").orElseThrow().benchmark("throughput").orElseThrow();
+    assertThat(throughput.load()).isEqualTo(LoadModel.concurrency(4));
+    assertThat(throughput.warmupRequests()).isEqualTo(BenchmarkSettings.DEFAULT_WARMUP_REQUESTS);
+  }
+
+  @Test
+  void aUserSuiteReplacesTheShippedOneAndAliasesAreCanonical() throws Exception {
+    Files.writeString(dir.resolve("quick.yaml"), "benchmarks:\n  memory_usage:\n    iterations: 3\n    load: poisson:5\n");
+    Files.writeString(dir.resolve("mine.yaml"), "description: mine\nbenchmarks:\n  warmup_analysis:\n");
+    SuiteCatalog catalog = SuiteCatalog.load(dir);
+    Suite quick = catalog.suite("quick").orElseThrow();
+    assertThat(quick.benchmarks()).extracting(BenchmarkSettings::name).containsExactly("memory");
+    assertThat(quick.benchmarks().get(0).iterations()).isEqualTo(3);
+    assertThat(quick.benchmarks().get(0).load()).isEqualTo(LoadModel.poisson(5));
+    assertThat(catalog.suite("mine").orElseThrow().benchmarks().get(0).name()).isEqualTo("warmup");
+    assertThat(catalog.names()).contains("mine", "quick", "performance", "standard");
+  }
+
+  @Test
+  void badFilesAreRefusedNamingTheProblem() throws Exception {
+    assertRefused("benchmarks:\n  speed:\n", "unknown benchmark 'speed'");
+    assertRefused("benchmarks:\n  latency:\n    iteration: 3\n", "unknown setting 'iteration' of latency");
+    assertRefused("benchmarks:\n  latency:\n    iterations: many\n", "iterations of latency must be a whole number");
+    assertRefused("benchmarks:\n  latency:\n    load: burst:2\n", "Unknown load model");
+    assertRefused("benchmarks:\n  latency:\n    iterations: 0\n", "at least 1");
+    assertRefused("benchmark:\n  latency:\n", "unknown key 'benchmark'");
+    assertRefused("benchmarks: [\n", "not well-formed YAML");
+  }
+
+  private void assertRefused(String yaml, String message) throws Exception {
+    Path file = dir.resolve("bad.yaml");
+    Files.writeString(file, yaml);
+    assertThatThrownBy(() -> SuiteCatalog.load(dir)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(file.toString()).hasMessageContaining(message);
+  }
+}

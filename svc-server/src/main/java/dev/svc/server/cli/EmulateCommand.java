@@ -1,0 +1,79 @@
+package dev.svc.server.cli;
+
+import dev.svc.bench.emulator.EmulatorOptions;
+import dev.svc.bench.emulator.EngineEmulator;
+import io.vertx.core.Vertx;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code svc engines emulate}: an OpenAI-compatible engine with exact timing, until interrupted. */
+@Command(name = "emulate", mixinStandardHelpOptions = true,
+    description = "Serve an OpenAI-compatible streaming engine with exact, configurable timing (no GPU needed).")
+public final class EmulateCommand implements java.util.concurrent.Callable<Integer> {
+
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(names = "--port", defaultValue = "8000", description = "Port to listen on, 0 for any free one (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--ttft-ms", defaultValue = "50", description = "Time to the first token in ms (default: ${DEFAULT-VALUE}).")
+  double ttftMs;
+
+  @Option(names = "--itl-ms", defaultValue = "10", description = "Time between tokens in ms (default: ${DEFAULT-VALUE}).")
+  double itlMs;
+
+  @Option(names = "--tokens", defaultValue = "64", description = "Tokens per response, capped by max_tokens (default: ${DEFAULT-VALUE}).")
+  int tokens;
+
+  @Option(names = "--jitter-ms", defaultValue = "0",
+      description = "Vary every delay uniformly by up to ± this many ms (default: ${DEFAULT-VALUE}).")
+  double jitterMs;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Seed of the jitter (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Override
+  public Integer call() throws Exception {
+    EmulatorOptions options;
+    try {
+      options = new EmulatorOptions(host, port, ttftMs, itlMs, tokens, jitterMs, seed, null);
+    } catch (IllegalArgumentException e) {
+      System.err.println("svc engines emulate: " + e.getMessage());
+      return 2;
+    }
+    Vertx vertx = Vertx.vertx();
+    EngineEmulator emulator;
+    try {
+      emulator = EngineEmulator.start(vertx, options).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      System.err.println("svc engines emulate: cannot listen on " + host + ":" + port + ": " + rootMessage(e));
+      vertx.close();
+      return 1;
+    }
+    System.out.printf("Emulating an OpenAI-compatible engine on http://%s:%d (TTFT %s ms, inter-token %s ms, %d tokens, "
+        + "jitter ±%s ms); Ctrl-C stops it.%n", host, emulator.port(), plain(ttftMs), plain(itlMs), tokens, plain(jitterMs));
+    System.out.flush();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      vertx.close().toCompletionStage().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
+      stopped.countDown();
+    }));
+    stopped.await();
+    return 0;
+  }
+
+  private static String plain(double value) {
+    return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause.getMessage();
+  }
+}
