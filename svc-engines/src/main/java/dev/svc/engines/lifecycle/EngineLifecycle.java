@@ -159,11 +159,13 @@ public final class EngineLifecycle implements AutoCloseable {
 
     ContainerReaper reaper = ContainerReaper.instance();
     String containerId = null;
+    LifecycleStage stage = LifecycleStage.CREATE;
     EngineLifecycleException failure = null;
     try {
       reaper.track(plan.name(), docker, log);
       containerId = createAndStart(plan, log);
       String id = containerId;
+      stage = LifecycleStage.HEALTH;
 
       URI health = URI.create("http://127.0.0.1:" + launch.port() + engine.healthPath());
       Optional<HealthCheck.Failure> unhealthy = new HealthCheck(http, healthPolicy)
@@ -179,6 +181,7 @@ public final class EngineLifecycle implements AutoCloseable {
 
       RunningEngine running = new RunningEngine(engine, id, plan.name(), launch.port(), launch.modelName(),
           EngineCodec.forApi(engine.api()), plan.requestGpus());
+      stage = LifecycleStage.BENCHMARK;
       String bench = LifecycleStage.BENCHMARK.tag() + " ";
       log.log(bench + "Running the benchmark against " + engine.name() + " at " + running.baseUri());
       T result;
@@ -197,10 +200,9 @@ public final class EngineLifecycle implements AutoCloseable {
       throw e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      failure = new EngineLifecycleException(LifecycleStage.HEALTH, "The engine run was interrupted.", e);
+      failure = new EngineLifecycleException(stage, "The engine run was interrupted.", e);
       throw failure;
     } catch (RuntimeException e) {
-      LifecycleStage stage = containerId == null ? LifecycleStage.CREATE : LifecycleStage.HEALTH;
       failure = new EngineLifecycleException(stage, redactor.apply(message(e)), e);
       throw failure;
     } finally {
