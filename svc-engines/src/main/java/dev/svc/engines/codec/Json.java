@@ -1,0 +1,57 @@
+package dev.svc.engines.codec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** The codecs' one JSON mapper and the small reads they share. */
+final class Json {
+
+  static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private Json() {}
+
+  static ObjectNode object() {
+    return MAPPER.createObjectNode();
+  }
+
+  static String write(ObjectNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("A request body could not be written as JSON.", e);
+    }
+  }
+
+  /** The line's JSON object; anything else is a malformed chunk naming the engine format. */
+  static JsonNode readObject(String json, String format) {
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new MalformedChunkException(
+          format + " stream line is not JSON: " + abbreviate(json), e);
+    }
+    if (node == null || !node.isObject()) {
+      throw new MalformedChunkException(format + " stream line is not a JSON object: " + abbreviate(json));
+    }
+    return node;
+  }
+
+  /** The integer at the field, or null when it is absent or not a number. */
+  static Integer integer(JsonNode node, String field) {
+    JsonNode value = node == null ? null : node.get(field);
+    return value != null && value.isIntegralNumber() ? value.intValue() : null;
+  }
+
+  /** The text at the field, or null when it is absent, null or not a string. */
+  static String text(JsonNode node, String field) {
+    JsonNode value = node == null ? null : node.get(field);
+    return value != null && value.isTextual() ? value.textValue() : null;
+  }
+
+  static String abbreviate(String text) {
+    return text.length() <= 200 ? text : text.substring(0, 200) + "…";
+  }
+}

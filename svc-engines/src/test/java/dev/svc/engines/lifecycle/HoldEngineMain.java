@@ -1,0 +1,36 @@
+package dev.svc.engines.lifecycle;
+
+import dev.svc.engines.EngineCatalog;
+import dev.svc.engines.fixtures.LlamaServerImage;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A child JVM for {@link ShutdownCleanupTest}: starts llama_cpp through the lifecycle and, in the
+ * middle of the "benchmark", prints {@code BENCHMARKING <container>} and waits until killed.
+ *
+ * <p>Arguments: the engines.yaml override, the model file, the port.
+ */
+public final class HoldEngineMain {
+
+  private HoldEngineMain() {}
+
+  public static void main(String[] args) throws Exception {
+    EngineCatalog catalog = EngineCatalog.load(Optional.of(Path.of(args[0])));
+    EngineLaunch launch = EngineLaunch.builder(catalog.find("llama_cpp").orElseThrow(), Path.of(args[1]))
+        .port(Integer.parseInt(args[2]))
+        .extraArgs(LlamaServerImage.CPU_ARGS)
+        .build();
+    try (EngineLifecycle lifecycle = new EngineLifecycle(LlamaServerImage.requireDockerWithImage(), GpuProbe.system(),
+        new HealthPolicy(Duration.ofMillis(50), Duration.ofMillis(500), Duration.ofSeconds(60)))) {
+      lifecycle.run(launch, line -> System.out.println(line), engine -> {
+        System.out.println("BENCHMARKING " + engine.containerName());
+        System.out.flush();
+        new CountDownLatch(1).await();
+        return null;
+      });
+    }
+  }
+}
