@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
 /** `svc engines`: the engine catalog, what this host has of it, and getting an engine's image. */
 @Command(name = "engines", mixinStandardHelpOptions = true,
     description = "List the engines, check them on this host, and set up their images.",
-    subcommands = {EnginesCommand.ListEngines.class, EnginesCommand.Check.class, EnginesCommand.Setup.class})
+    subcommands = {EnginesCommand.ListEngines.class, EnginesCommand.Check.class, EnginesCommand.Setup.class,
+        EmulateCommand.class})
 public final class EnginesCommand implements Runnable {
 
   @CommandLine.Spec
