@@ -2,7 +2,6 @@ package dev.svc.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.svc.bench.client.OpenAiDecoder;
 import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.emulator.EmulatorOptions;
@@ -17,6 +16,9 @@ import dev.svc.bench.run.RunOutput;
 import dev.svc.bench.run.Stabilization;
 import dev.svc.bench.suite.BenchmarkSettings;
 import dev.svc.core.metrics.MetricKeys;
+import dev.svc.engines.RequestApi;
+import dev.svc.engines.codec.EngineCodec;
+import dev.svc.engines.codec.GenerationRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -48,9 +50,8 @@ class BenchmarkExecutorTest {
     EngineEmulator emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(2, 1, 12))
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), 16, 10_000);
-    executor = new BenchmarkExecutor(vertx, client, (prompt, maxTokens) -> new RequestSpec("/v1/completions",
-        new JsonObject().put("prompt", prompt).put("max_tokens", maxTokens).put("stream", true)
-            .put("stream_options", new JsonObject().put("include_usage", true)), true, new OpenAiDecoder()),
+    executor = new BenchmarkExecutor(vertx, client, (prompt, maxTokens) -> RequestSpec.streamed(
+        EngineCodec.forApi(RequestApi.OPENAI), GenerationRequest.completion(EngineEmulator.MODEL_ID, prompt, maxTokens)),
         MemoryTracker.detect(new NvidiaSmi("/nonexistent/nvidia-smi")), temp.resolve("datasets"), Slo.parse("ttft_ms=1000"), 42);
   }
 

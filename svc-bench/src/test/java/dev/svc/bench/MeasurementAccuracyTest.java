@@ -3,7 +3,6 @@ package dev.svc.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.svc.bench.client.OpenAiDecoder;
 import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.emulator.EmulatorOptions;
@@ -13,6 +12,9 @@ import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RunMetrics;
 import dev.svc.bench.measure.Slo;
 import dev.svc.core.metrics.MetricKeys;
+import dev.svc.engines.RequestApi;
+import dev.svc.engines.codec.EngineCodec;
+import dev.svc.engines.codec.GenerationRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
@@ -57,9 +59,8 @@ class MeasurementAccuracyTest {
   }
 
   private static RequestSpec completion(int i) {
-    return new RequestSpec("/v1/completions", new JsonObject().put("model", "emulator").put("prompt", "count to ten " + i)
-        .put("max_tokens", 128).put("stream", true).put("stream_options", new JsonObject().put("include_usage", true)),
-        true, new OpenAiDecoder());
+    return RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI),
+        GenerationRequest.completion(EngineEmulator.MODEL_ID, "count to ten " + i, 128));
   }
 
   private JsonObject measure(LoadModel model, int count) throws Exception {

@@ -3,7 +3,6 @@ package dev.svc.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.svc.bench.client.OpenAiDecoder;
 import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.emulator.EmulatorOptions;
@@ -14,6 +13,9 @@ import dev.svc.bench.quality.DatasetMissingException;
 import dev.svc.bench.quality.QualityBenchmark;
 import dev.svc.bench.quality.QualityScore;
 import dev.svc.bench.quality.Question;
+import dev.svc.engines.RequestApi;
+import dev.svc.engines.codec.EngineCodec;
+import dev.svc.engines.codec.GenerationRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -72,8 +74,8 @@ class QualityBenchmarksTest {
     QualityBenchmark benchmark = QualityBenchmark.named(name).orElseThrow();
     List<Question> questions = benchmark.load(datasets(), 0);
     LoadRunner.Run run = new LoadRunner(vertx, client).run(LoadModel.SEQUENTIAL, questions.size(), 0, 1,
-        i -> new RequestSpec("/v1/completions", new JsonObject().put("prompt", questions.get(i).prompt())
-            .put("max_tokens", 32).put("temperature", 0), false, new OpenAiDecoder()))
+        i -> RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI),
+            GenerationRequest.completion(EngineEmulator.MODEL_ID, questions.get(i).prompt(), 32)))
         .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     JsonArray errors = new JsonArray();
     JsonObject score = QualityScore.score(benchmark, questions, run.measured(), errors);

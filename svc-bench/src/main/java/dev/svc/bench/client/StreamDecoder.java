@@ -2,7 +2,7 @@ package dev.svc.bench.client;
 
 import io.vertx.core.json.JsonObject;
 
-/** Reads an engine's streamed lines and its whole (non-streaming) responses. */
+/** Reads an engine's streamed lines, or a whole (non-streaming) response. */
 public interface StreamDecoder {
 
   /** One line of the stream (without its newline); null when the line carries nothing (blank, comment, keepalive). */
@@ -13,11 +13,9 @@ public interface StreamDecoder {
 
   /**
    * What one line said: generated {@code text} (may be empty), the server's token counts when it
-   * gave them ({@code -1} otherwise), and whether the stream is finished.
+   * gave them ({@code -1} otherwise), whether the stream is finished, and the engine's error, if any.
    */
-  record Chunk(String text, int promptTokens, int completionTokens, boolean done) {
-    public static final Chunk DONE = new Chunk("", -1, -1, true);
-
+  record Chunk(String text, int promptTokens, int completionTokens, boolean done, String error) {
     public boolean hasUsage() {
       return completionTokens >= 0;
     }

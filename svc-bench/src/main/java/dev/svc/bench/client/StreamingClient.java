@@ -46,7 +46,7 @@ public final class StreamingClient {
         .setURI(spec.path()).setIdleTimeout(idleTimeoutMs)
         .putHeader("Content-Type", "application/json")
         .putHeader("Accept", spec.streaming() ? "text/event-stream" : "application/json");
-    Buffer body = spec.body().toBuffer();
+    Buffer body = spec.body();
     http.request(options).onComplete(ar -> {
       if (ar.failed()) {
         exchange.fail("Cannot connect to " + host + ":" + port + ": " + ar.cause().getMessage());
@@ -118,11 +118,15 @@ public final class StreamingClient {
         StreamDecoder.Chunk chunk;
         try {
           chunk = spec.decoder().line(line.toString().stripTrailing());
-        } catch (DecodeException | ClassCastException | IllegalArgumentException e) {
+        } catch (RuntimeException e) { // a codec's MalformedChunkException, or a JSON problem
           fail("Unreadable stream line: " + e.getMessage());
           return;
         }
         if (chunk != null) {
+          if (chunk.error() != null) {
+            fail("The engine reported an error: " + chunk.error());
+            return;
+          }
           take(chunk, arrival);
           if (chunk.done()) {
             done = true;

@@ -1,6 +1,5 @@
 package dev.svc.bench.perf;
 
-import dev.svc.bench.client.OpenAiDecoder;
 import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.emulator.EmulatorOptions;
@@ -9,9 +8,11 @@ import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.core.metrics.DistributionSummary;
+import dev.svc.engines.RequestApi;
+import dev.svc.engines.codec.EngineCodec;
+import dev.svc.engines.codec.GenerationRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -109,13 +110,11 @@ public final class LoadGeneratorBenchmark {
   }
 
   private static RequestSpec whole(int i) {
-    return new RequestSpec("/v1/completions", new JsonObject().put("prompt", "hello").put("max_tokens", 16),
-        false, new OpenAiDecoder());
+    return RequestSpec.openAiWhole(EngineEmulator.MODEL_ID, "hello", 16);
   }
 
   private static RequestSpec stream(int i) {
-    return new RequestSpec("/v1/completions", new JsonObject().put("prompt", "hello").put("max_tokens", 64)
-        .put("stream", true).put("stream_options", new JsonObject().put("include_usage", true)), true, new OpenAiDecoder());
+    return RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI), GenerationRequest.completion(EngineEmulator.MODEL_ID, "hello", 64));
   }
 
   private static void failOnErrors(List<RequestRecord> records) {

@@ -1,0 +1,157 @@
+package dev.svc.bench.run;
+
+import dev.svc.bench.client.RequestSpec;
+import dev.svc.bench.client.StreamingClient;
+import dev.svc.bench.emulator.EmulatorOptions;
+import dev.svc.bench.emulator.EngineEmulator;
+import dev.svc.bench.hardware.MemoryTracker;
+import dev.svc.bench.load.LoadModel;
+import dev.svc.bench.load.LoadRunner;
+import dev.svc.bench.measure.RequestRecord;
+import dev.svc.bench.suite.BenchmarkSettings;
+import dev.svc.bench.suite.Suite;
+import dev.svc.core.SvcVersion;
+import dev.svc.core.Timestamps;
+import dev.svc.core.metrics.MetricKeys;
+import dev.svc.engines.RequestApi;
+import dev.svc.engines.codec.EngineCodec;
+import dev.svc.engines.codec.GenerationRequest;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a suite's benchmarks, one after another, against a healthy engine and assembles
+ * metrics.json. Blocking: {@code svc run} calls it from its main thread (inside the engine
+ * lifecycle's session, so the container is removed whatever happens). Before the first benchmark
+ * the client's request path is compiled against an in-process emulator: a fresh JVM interprets
+ * its first few hundred requests, which would add a millisecond or more to the first measurements.
+ */
+public final class SuiteRun {
+
+  private static final int JIT_REQUESTS = 1500;
+
+  private final Vertx vertx;
+  private final MemoryTracker memory;
+  private final PrintStream progress;
+
+  public SuiteRun(Vertx vertx, MemoryTracker memory, PrintStream progress) {
+    this.vertx = vertx;
+    this.memory = memory;
+    this.progress = progress;
+  }
+
+  /** The benchmarks' entries and their requests. */
+  public record Outcome(List<BenchmarkOutcome> benchmarks, Map<String, List<RequestRecord>> requests) {
+  }
+
+  /** The benchmarks of {@code suite} to run: all of them, or the one {@code only} names. */
+  public static List<BenchmarkSettings> select(Suite suite, String only, LoadModel load) {
+    List<BenchmarkSettings> out = new ArrayList<>();
+    for (BenchmarkSettings b : suite.benchmarks()) {
+      if (only == null || b.name().equals(only)) {
+        out.add(load != null && !b.quality() ? b.withLoad(load) : b);
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("Suite " + suite.name() + " has no benchmark " + only + "; it has "
+          + String.join(", ", suite.benchmarks().stream().map(BenchmarkSettings::name).toList()));
+    }
+    return out;
+  }
+
+  public Outcome run(EngineTarget engine, List<BenchmarkSettings> benchmarks, RunRequest request) throws Exception {
+    compileRequestPath();
+    int connections = benchmarks.stream().mapToInt(b -> b.load().openLoop() ? 512 : b.load().concurrency()).max().orElse(1);
+    StreamingClient client = new StreamingClient(vertx, engine.host(), engine.port(), Math.max(1, connections), 300_000);
+    BenchmarkExecutor executor = new BenchmarkExecutor(vertx, client,
+        (prompt, maxTokens) -> RequestSpec.streamed(engine.codec(), GenerationRequest.completion(engine.modelName(), prompt, maxTokens)),
+        memory, request.datasetDir(), request.slo(), request.seed());
+    List<BenchmarkOutcome> outcomes = new ArrayList<>();
+    Map<String, List<RequestRecord>> requests = new LinkedHashMap<>();
+    try {
+      for (int i = 0; i < benchmarks.size(); i++) {
+        BenchmarkSettings b = benchmarks.get(i);
+        progress.printf(Locale.ROOT, "[%d/%d] %s (%s, %s)%n", i + 1, benchmarks.size(), b.name(),
+            b.quality() ? "up to " + (b.limit() == 0 ? "all" : b.limit()) + " questions"
+                : b.iterations() + " requests of " + b.maxTokens() + " tokens", b.load());
+        Ticker ticker = Ticker.start(vertx, progress, b);
+        BenchmarkOutcome outcome;
+        try {
+          outcome = await(executor.run(b));
+        } finally {
+          ticker.stop();
+        }
+        outcomes.add(outcome);
+        requests.put(b.name(), outcome.records());
+        progress.println("      " + (outcome.passed() ? "passed" : "FAILED: "
+            + outcome.result().getJsonArray(MetricKeys.ERRORS).encode()) + headline(outcome.result()));
+      }
+    } finally {
+      await(client.close());
+    }
+    return new Outcome(outcomes, requests);
+  }
+
+  /** metrics.json: the top-level keys of benchmarks.md section 6 around the benchmarks' entries. */
+  public static JsonObject metrics(RunRequest request, EngineTarget engine, List<BenchmarkOutcome> outcomes,
+      JsonObject systemInfo, String suite, String startedAt, double seconds, String failure) {
+    JsonArray results = new JsonArray();
+    outcomes.forEach(o -> results.add(o.result()));
+    long passed = outcomes.stream().filter(BenchmarkOutcome::passed).count();
+    boolean valid = outcomes.stream().allMatch(BenchmarkOutcome::valid);
+    JsonObject out = new JsonObject().put(MetricKeys.SVC_VERSION, SvcVersion.version()).put(MetricKeys.SUITE_NAME, suite)
+        .put(MetricKeys.TIMESTAMP, startedAt).put(MetricKeys.ENGINE, request.engine())
+        .put(MetricKeys.ENGINE_IMAGE, engine == null ? null : engine.image()).put(MetricKeys.MODEL, request.model().toString())
+        .put(MetricKeys.PASSED, failure == null && !outcomes.isEmpty() && passed == outcomes.size())
+        .put(MetricKeys.TOTAL_BENCHMARKS, outcomes.size()).put(MetricKeys.PASSED_COUNT, passed)
+        .put(MetricKeys.FAILED_COUNT, outcomes.size() - passed)
+        .put(MetricKeys.TOTAL_TIME_SECONDS, Math.round(seconds * 100) / 100.0).put(MetricKeys.VALID, valid)
+        .put(MetricKeys.RESULTS, results).put(MetricKeys.SYSTEM_INFO, systemInfo);
+    if (failure != null) {
+      out.put("error", failure);
+    }
+    return out;
+  }
+
+  private void compileRequestPath() throws Exception {
+    EngineEmulator emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(1, 1, 8)));
+    StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), 8, 30_000);
+    try {
+      await(new LoadRunner(vertx, client).run(LoadModel.concurrency(8), JIT_REQUESTS, 0, 1,
+          i -> RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI),
+              GenerationRequest.completion(EngineEmulator.MODEL_ID, "warm", 8))));
+    } finally {
+      await(client.close());
+      await(emulator.close());
+    }
+  }
+
+  private static String headline(JsonObject result) {
+    JsonObject m = result.getJsonObject(MetricKeys.METRICS, new JsonObject());
+    if (m.containsKey("accuracy")) {
+      return String.format(Locale.ROOT, " — accuracy %.3f (%s/%s)", m.getDouble("accuracy"), m.getValue("correct"),
+          m.getValue("total"));
+    }
+    JsonObject ttft = m.getJsonObject(MetricKeys.TTFT_MS);
+    return m.containsKey(MetricKeys.OUTPUT_TOKEN_THROUGHPUT) ? String.format(Locale.ROOT,
+        " — %.1f tokens/s, TTFT p50 %s ms", m.getDouble(MetricKeys.OUTPUT_TOKEN_THROUGHPUT),
+        ttft == null ? "n/a" : ttft.getValue(MetricKeys.P50)) : "";
+  }
+
+  static <T> T await(Future<T> future) throws Exception {
+    return future.toCompletionStage().toCompletableFuture().get(6, TimeUnit.HOURS);
+  }
+
+  public static String startedAt() {
+    return Timestamps.now();
+  }
+}

@@ -1,0 +1,197 @@
+package dev.svc.server.cli;
+
+import dev.svc.bench.hardware.MemoryTracker;
+import dev.svc.bench.hardware.NvidiaSmi;
+import dev.svc.bench.hardware.SystemInfo;
+import dev.svc.bench.load.LoadModel;
+import dev.svc.bench.measure.Slo;
+import dev.svc.bench.run.EngineTarget;
+import dev.svc.bench.run.RunOutput;
+import dev.svc.bench.run.RunRequest;
+import dev.svc.bench.run.SuiteRun;
+import dev.svc.bench.suite.BenchmarkSettings;
+import dev.svc.bench.suite.Suite;
+import dev.svc.bench.suite.SuiteCatalog;
+import dev.svc.core.CpuArch;
+import dev.svc.core.domain.Benchmarks;
+import dev.svc.core.home.SvcHome;
+import dev.svc.engines.EngineCatalog;
+import dev.svc.engines.EngineSpec;
+import dev.svc.engines.codec.EngineCodec;
+import dev.svc.engines.lifecycle.DockerClients;
+import dev.svc.engines.lifecycle.EngineImages;
+import dev.svc.engines.lifecycle.EngineLaunch;
+import dev.svc.engines.lifecycle.EngineLifecycle;
+import dev.svc.engines.lifecycle.EngineLifecycleException;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code svc run}: start the engine, wait for health, run the suite, track GPU memory, stop the
+ * engine, write metrics.json and its companions. Exit 0 when every benchmark passed, 1 when one
+ * failed or the engine could not be run, 2 for a usage mistake.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Benchmark a model on an engine: start it in a container, run a suite, write metrics.json.")
+public final class RunCommand implements Callable<Integer> {
+
+  @Option(names = {"-m", "--model"}, required = true, description = "Model path (a .gguf file or a model directory).")
+  Path model;
+
+  @Option(names = {"-e", "--engine"}, required = true, description = "Engine: vllm, tgi, llama_cpp or ollama.")
+  String engine;
+
+  @Option(names = {"-s", "--suite"}, defaultValue = "quick", description = "Suite: quick, performance, standard or one of ~/.svc/suites (default: ${DEFAULT-VALUE}).")
+  String suite;
+
+  @Option(names = {"-b", "--benchmark"}, description = "Run only this benchmark of the suite.")
+  String benchmark;
+
+  @Option(names = {"-o", "--out"}, description = "Output directory (default: ~/.svc/results/<model>/<engine>/<timestamp>).")
+  Path out;
+
+  @Option(names = "--auto-pull", description = "Pull the engine's image when it is not on this host.")
+  boolean autoPull;
+
+  @Option(names = "--load", description = "Load model for the performance benchmarks: sequential, concurrency:N, rate:R, poisson:R.")
+  String load;
+
+  @Option(names = "--slo", description = "Objectives for goodput, e.g. ttft_ms=500,tpot_ms=30.")
+  String slo;
+
+  @Option(names = "--seed", defaultValue = "42", description = "Seed of prompts and arrival times (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--dataset-dir", description = "Quality datasets directory (default: ~/.svc/datasets).")
+  Path datasetDir;
+
+  @Option(names = "--endpoint", description = "Benchmark the engine already serving at this URL instead of starting one.")
+  URI endpoint;
+
+  @Option(names = "--model-name", description = "The model's name in requests (default: the model's file name).")
+  String modelName;
+
+  @Option(names = "--force", description = "Run even when the engine cannot load the model's format or platform.")
+  boolean force;
+
+  @Option(names = "--native", description = "Run the engine as a local process instead of a container.")
+  boolean nativeProcess;
+
+  @Option(names = "--home", hidden = true, description = "svc home directory (default: ~/.svc).")
+  Path home;
+
+  @Override
+  public Integer call() throws Exception {
+    SvcHome svcHome = home != null ? new SvcHome(home) : SvcHome.defaultHome();
+    EngineSpec spec;
+    List<BenchmarkSettings> benchmarks;
+    RunRequest request;
+    try {
+      spec = EngineCatalog.load(svcHome).find(engine).orElseThrow(() ->
+          new IllegalArgumentException("Unknown engine '" + engine + "'; see svc engines list"));
+      Suite chosen = SuiteCatalog.load(svcHome.root().resolve("suites")).suite(suite).orElseThrow(() ->
+          new IllegalArgumentException("Unknown suite '" + suite + "'"));
+      String only = benchmark == null ? null : Benchmarks.canonical(benchmark).orElseThrow(() ->
+          new IllegalArgumentException("Unknown benchmark '" + benchmark + "'"));
+      LoadModel loadModel = load == null ? null : LoadModel.parse(load);
+      if (loadModel != null && loadModel.mode() == LoadModel.Mode.SWEEP) {
+        throw new IllegalArgumentException("--load sweep is not available yet; give one load model");
+      }
+      benchmarks = SuiteRun.select(chosen, only, loadModel);
+      if (nativeProcess) {
+        throw new IllegalArgumentException("--native is not available yet: run the engine yourself and pass --endpoint");
+      }
+      request = new RunRequest(model.toAbsolutePath().normalize(), engine, suite, only, out, autoPull, loadModel,
+          Slo.parse(slo), seed, datasetDir != null ? datasetDir : svcHome.datasets(), endpoint, force);
+      if (endpoint == null && !Files.exists(request.model())) {
+        throw new IllegalArgumentException("Model " + request.model() + " does not exist");
+      }
+    } catch (IllegalArgumentException e) {
+      System.err.println("svc run: " + e.getMessage());
+      return 2;
+    }
+
+    Path dir = out != null ? out : svcHome.results().resolve(safe(request.model().getFileName().toString()))
+        .resolve(engine).resolve(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC)));
+    NvidiaSmi smi = NvidiaSmi.system();
+    JsonObject systemInfo = SystemInfo.collect(smi);
+    MemoryTracker memory = MemoryTracker.detect(smi);
+    String startedAt = SuiteRun.startedAt();
+    long started = System.nanoTime();
+    Vertx vertx = Vertx.vertx();
+    SuiteRun runner = new SuiteRun(vertx, memory, System.out);
+    SuiteRun.Outcome outcome = null;
+    EngineTarget[] target = new EngineTarget[1];
+    String failure = null;
+    try {
+      if (endpoint != null) {
+        target[0] = new EngineTarget(endpoint.getHost(), endpoint.getPort() > 0 ? endpoint.getPort() : 80,
+            modelName != null ? modelName : defaultModelName(request.model()), EngineCodec.forApi(spec.api()), null);
+        outcome = runner.run(target[0], benchmarks, request);
+      } else {
+        outcome = inContainer(spec, request, benchmarks, runner, target);
+      }
+    } catch (EngineLifecycleException | IllegalStateException e) {
+      failure = e.getMessage();
+      System.err.println("svc run: " + failure);
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    JsonObject metrics = SuiteRun.metrics(request, target[0], outcome == null ? List.of() : outcome.benchmarks(), systemInfo,
+        suite, startedAt, seconds, failure);
+    JsonObject config = new JsonObject().put("model", request.model().toString()).put("engine", engine).put("suite", suite)
+        .put("benchmark", request.benchmark()).put("load", load).put("slo", slo).put("seed", seed)
+        .put("dataset_dir", request.datasetDir().toString()).put("endpoint", endpoint == null ? null : endpoint.toString())
+        .put("force", force).put("auto_pull", autoPull);
+    RunOutput.write(dir, metrics, config, outcome == null ? java.util.Map.of() : outcome.requests());
+    System.out.println("Results: " + dir);
+    return metrics.getBoolean("passed") ? 0 : 1;
+  }
+
+  private SuiteRun.Outcome inContainer(EngineSpec spec, RunRequest request, List<BenchmarkSettings> benchmarks,
+      SuiteRun runner, EngineTarget[] target) {
+    CpuArch arch = CpuArch.ofThisMachine();
+    String image = spec.image(arch).orElseThrow(() -> new IllegalStateException(spec.name() + " has no image for " + arch));
+    try (var docker = DockerClients.connect()) {
+      if (!autoPull && !new EngineImages(docker).isPresent(image)) {
+        throw new IllegalStateException("The image " + image + " is not on this host: pass --auto-pull, or run svc engines setup "
+            + spec.name());
+      }
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("Cannot reach Docker: " + e.getMessage(), e);
+    }
+    EngineLaunch.Builder launch = EngineLaunch.builder(spec, request.model()).force(request.force());
+    if (modelName != null) {
+      launch.modelName(modelName);
+    }
+    try (EngineLifecycle lifecycle = EngineLifecycle.connect()) {
+      return lifecycle.run(launch.build(), line -> System.out.println("  " + line), engine -> {
+        target[0] = new EngineTarget("127.0.0.1", engine.port(), engine.modelName(), engine.codec(), image);
+        return runner.run(target[0], benchmarks, request);
+      });
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("Cannot close the Docker client: " + e.getMessage(), e);
+    }
+  }
+
+  private static String defaultModelName(Path model) {
+    Path name = model.getFileName();
+    return name == null ? "model" : name.toString().replaceFirst("(?i)\\.gguf$", "");
+  }
+
+  private static String safe(String name) {
+    return name.replaceAll("[^A-Za-z0-9._-]", "_");
+  }
+}

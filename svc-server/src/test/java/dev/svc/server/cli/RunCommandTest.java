@@ -1,0 +1,120 @@
+package dev.svc.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.bench.emulator.EmulatorOptions;
+import dev.svc.bench.emulator.EngineEmulator;
+import dev.svc.core.metrics.MetricKeys;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code svc run} against the engine emulator (through --endpoint): the files it writes, the exit
+ * codes, quality scoring from dataset files, and usage mistakes. The container path is the engine
+ * lifecycle's, tested in svc-engines against the real dockerd.
+ */
+class RunCommandTest {
+
+  @TempDir
+  Path temp;
+
+  private Vertx vertx;
+  private EngineEmulator emulator;
+
+  @BeforeEach
+  void start() throws Exception {
+    vertx = Vertx.vertx();
+    emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(2, 1, 16).withAnswers(prompt ->
+        prompt.contains("three plus four") ? "It is 7." : prompt.contains("ten minus two") ? "It is 9." : null))
+        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  private int run(String... args) {
+    String[] all = new String[args.length + 7];
+    all[0] = "run";
+    all[1] = "--home";
+    all[2] = temp.resolve("home").toString();
+    all[3] = "--endpoint";
+    all[4] = "http://127.0.0.1:" + emulator.port();
+    all[5] = "-m";
+    all[6] = temp.resolve("models/tiny.gguf").toString();
+    System.arraycopy(args, 0, all, 7, args.length);
+    return new CommandLine(new SvcCommand()).execute(all);
+  }
+
+  @Test
+  void aPerformanceRunWritesEveryFileAndExitsZero() throws Exception {
+    Path out = temp.resolve("out");
+    assertThat(run("-e", "llama_cpp", "-s", "performance", "-b", "latency", "-o", out.toString(), "--slo", "ttft_ms=500"))
+        .isZero();
+    JsonObject metrics = new JsonObject(Files.readString(out.resolve("metrics.json")));
+    assertThat(metrics.fieldNames()).containsAll(MetricKeys.TOP_LEVEL);
+    assertThat(metrics.getString(MetricKeys.ENGINE)).isEqualTo("llama_cpp");
+    assertThat(metrics.getBoolean(MetricKeys.PASSED)).isTrue();
+    assertThat(metrics.getInteger(MetricKeys.TOTAL_BENCHMARKS)).isEqualTo(1);
+    JsonObject latency = metrics.getJsonArray(MetricKeys.RESULTS).getJsonObject(0);
+    assertThat(latency.getString(MetricKeys.TEST_NAME)).isEqualTo("latency");
+    JsonObject m = latency.getJsonObject(MetricKeys.METRICS);
+    assertThat(m.fieldNames()).containsAll(MetricKeys.PERFORMANCE);
+    assertThat(m.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(30L * 16);
+    assertThat(m.getDouble(MetricKeys.SLO_ATTAINMENT)).isEqualTo(1.0);
+    assertThat(metrics.getJsonObject(MetricKeys.SYSTEM_INFO).getJsonObject("cpu").getString("model")).isNotBlank();
+    for (String file : new String[] {"hardware.json", "config.json", "summary.md", "requests.jsonl.gz"}) {
+      assertThat(out.resolve(file)).isNotEmptyFile();
+    }
+    assertThat(new JsonObject(Files.readString(out.resolve("config.json"))).getString("benchmark")).isEqualTo("latency");
+  }
+
+  @Test
+  void qualityIsScoredFromTheDatasetFilesExactly() throws Exception {
+    Path datasets = temp.resolve("datasets");
+    Files.createDirectories(datasets.resolve("gsm8k"));
+    Files.writeString(datasets.resolve("gsm8k/test.jsonl"),
+        new JsonObject().put("question", "What is three plus four?").put("answer", "3 + 4 = 7\n#### 7").encode() + "\n"
+            + new JsonObject().put("question", "What is ten minus two?").put("answer", "10 - 2 = 8\n#### 8").encode() + "\n");
+    Path out = temp.resolve("quality");
+    assertThat(run("-e", "llama_cpp", "-s", "standard", "-b", "gsm8k", "-o", out.toString(),
+        "--dataset-dir", datasets.toString())).isZero();
+    JsonObject result = new JsonObject(Files.readString(out.resolve("metrics.json"))).getJsonArray(MetricKeys.RESULTS)
+        .getJsonObject(0);
+    assertThat(result.getJsonObject(MetricKeys.METRICS)).isEqualTo(new JsonObject().put("accuracy", 0.5)
+        .put("correct", 1).put("total", 2));
+  }
+
+  @Test
+  void aMissingDatasetFailsTheBenchmarkAndTheRunExitsNonZero() throws Exception {
+    Path out = temp.resolve("missing");
+    assertThat(run("-e", "llama_cpp", "-s", "standard", "-b", "mmlu", "-o", out.toString(),
+        "--dataset-dir", temp.resolve("nothing").toString())).isEqualTo(1);
+    JsonObject metrics = new JsonObject(Files.readString(out.resolve("metrics.json")));
+    assertThat(metrics.getBoolean(MetricKeys.PASSED)).isFalse();
+    assertThat(metrics.getInteger(MetricKeys.FAILED_COUNT)).isEqualTo(1);
+    JsonArray errors = metrics.getJsonArray(MetricKeys.RESULTS).getJsonObject(0).getJsonArray(MetricKeys.ERRORS);
+    assertThat(errors.getString(0)).contains("Dataset for mmlu not found");
+  }
+
+  @Test
+  void usageMistakesExitTwoAndWriteNothing() {
+    Path out = temp.resolve("never");
+    assertThat(run("-e", "nonesuch", "-o", out.toString())).isEqualTo(2);
+    assertThat(run("-e", "llama_cpp", "-s", "nonesuch", "-o", out.toString())).isEqualTo(2);
+    assertThat(run("-e", "llama_cpp", "-s", "quick", "-b", "mmlu", "-o", out.toString())).isEqualTo(2);
+    assertThat(run("-e", "llama_cpp", "--load", "burst:3", "-o", out.toString())).isEqualTo(2);
+    assertThat(run("-e", "llama_cpp", "--native", "-o", out.toString())).isEqualTo(2);
+    assertThat(out).doesNotExist();
+  }
+}
