@@ -31,7 +31,17 @@ public final class StreamingClient {
   private final long idleTimeoutMs;
 
   public StreamingClient(Vertx vertx, String host, int port, int maxConnections, long idleTimeoutMs) {
-    this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true)
+    this(vertx, host, port, maxConnections, idleTimeoutMs, true);
+  }
+
+  /**
+   * {@code keepAlive} false gives every request a connection of its own. Engines' HTTP servers
+   * differ in how they end kept-alive connections (llama.cpp's closes some that a pool would reuse,
+   * and the request then fails with no fault of the engine's); t_send is taken once the connection
+   * is open, so connecting never counts in a request's latency either way.
+   */
+  public StreamingClient(Vertx vertx, String host, int port, int maxConnections, long idleTimeoutMs, boolean keepAlive) {
+    this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(keepAlive).setTcpNoDelay(true)
             .setMaxInitialLineLength(8192).setDecompressionSupported(false),
         new PoolOptions().setHttp1MaxSize(maxConnections).setMaxWaitQueueSize(-1));
     this.host = host;

@@ -71,7 +71,7 @@ public final class SuiteRun {
   public Outcome run(EngineTarget engine, List<BenchmarkSettings> benchmarks, RunRequest request) throws Exception {
     compileRequestPath();
     int connections = benchmarks.stream().mapToInt(b -> b.load().openLoop() ? 512 : b.load().concurrency()).max().orElse(1);
-    StreamingClient client = new StreamingClient(vertx, engine.host(), engine.port(), Math.max(1, connections), 300_000);
+    StreamingClient client = new StreamingClient(vertx, engine.host(), engine.port(), Math.max(1, connections), 300_000, false);
     BenchmarkExecutor executor = new BenchmarkExecutor(vertx, client,
         (prompt, maxTokens) -> RequestSpec.streamed(engine.codec(), GenerationRequest.completion(engine.modelName(), prompt, maxTokens)),
         memory, request.datasetDir(), request.slo(), request.seed());

@@ -80,9 +80,9 @@ class DashboardFlowBrowserTest {
     browser.open("/agents");
     browser.waitVisible("form#create-test-agent");
     field("name").sendKeys(name);
-    field("gpu_info").sendKeys("NVIDIA H100 80GB HBM3");
+    retype(field("gpu_info"), "NVIDIA H100 80GB HBM3");
     retype(field("gpu_count"), "2");
-    field("cpu_info").sendKeys(arch.equals("arm64") ? "NVIDIA Grace" : "AMD EPYC 9654");
+    retype(field("cpu_info"), arch.equals("arm64") ? "NVIDIA Grace" : "AMD EPYC 9654");
     new Select(field("cpu_arch")).selectByValue(arch);
     retype(field("ram_gb"), "512");
     WebElement environment = field("environment_type");
@@ -94,7 +94,7 @@ class DashboardFlowBrowserTest {
     browser.find("form#create-test-agent [type=submit]").click();
     String path = browser.waitFor("the new agent's page", d -> browser.path().matches("/agents/" + ID) ? browser.path() : null);
     browser.waitLoaded();
-    assertThat(browser.find("main").getText()).contains(name);
+    assertThat(browser.find("main").getText()).contains(name, "2 × NVIDIA H100 80GB HBM3");
     return path.substring("/agents/".length());
   }
 
