@@ -70,28 +70,51 @@ public final class LoadGeneratorBenchmark {
   }
 
   private static void concurrentStreams(Vertx vertx, int streams) throws Exception {
-    double ttft = 2000;
+    // Streams arrive as a Poisson process and each lasts ~5 s, so about `streams` are open at once
+    // without all of them starting (or emitting) in the same instant.
+    double ttft = 1000;
     double itl = 100;
-    int tokens = 20;
+    int tokens = 40;
+    double lifetimeS = (ttft + (tokens - 1) * itl) / 1000;
+    double rate = streams / lifetimeS;
+    int count = (int) (rate * lifetimeS * 2.5);
     EngineEmulator emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(ttft, itl, tokens)));
-    StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), streams, 60_000);
+    StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), streams * 2, 60_000);
     LoadRunner runner = new LoadRunner(vertx, client);
-    await(runner.run(LoadModel.concurrency(streams), streams, 0, 1, LoadGeneratorBenchmark::stream)); // connections and JIT
-    List<RequestRecord> measured = await(runner.run(LoadModel.concurrency(streams), streams, 0, 1,
+    List<RequestRecord> measured = await(runner.run(LoadModel.poisson(rate), count, 0, 3,
         LoadGeneratorBenchmark::stream)).measured();
     failOnErrors(measured);
     DistributionSummary overhead = DistributionSummary.of(measured.stream().mapToDouble(r -> r.ttftMs() - ttft).toArray());
     DistributionSummary gapError = DistributionSummary.of(measured.stream()
         .flatMapToDouble(r -> java.util.Arrays.stream(r.gapsMs())).map(g -> Math.abs(g - itl)).toArray());
     long tokensSeen = measured.stream().mapToLong(RequestRecord::outputTokens).sum();
-    System.out.printf("%n2. %d concurrent streams (emulator: TTFT %.0f ms, %d tokens %.0f ms apart); %d tokens received%n",
-        streams, ttft, tokens, itl, tokensSeen);
+    System.out.printf("%n2. Concurrent streams: poisson:%.0f for %d streams of %.1f s each (emulator: TTFT %.0f ms, %d tokens "
+        + "%.0f ms apart); at most %d open at once; %d tokens received%n", rate, count, lifetimeS, ttft, tokens, itl,
+        peakOpen(measured), tokensSeen);
     System.out.printf("   client overhead = observed TTFT - %.0f ms:  p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms%n",
         ttft, overhead.p50(), overhead.p90(), overhead.p99(), overhead.max());
     System.out.printf("   |inter-chunk gap - %.0f ms|:               p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms%n",
         itl, gapError.p50(), gapError.p90(), gapError.p99(), gapError.max());
     await(client.close());
     await(emulator.close());
+  }
+
+  /** The most requests open at the same time (between their t_send and t_end). */
+  static int peakOpen(List<RequestRecord> records) {
+    long[][] events = new long[records.size() * 2][];
+    int i = 0;
+    for (RequestRecord r : records) {
+      events[i++] = new long[] {r.send(), 1};
+      events[i++] = new long[] {r.end(), -1};
+    }
+    java.util.Arrays.sort(events, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    int open = 0;
+    int peak = 0;
+    for (long[] e : events) {
+      open += (int) e[1];
+      peak = Math.max(peak, open);
+    }
+    return peak;
   }
 
   private static void scheduleLag(Vertx vertx, int seconds) throws Exception {
