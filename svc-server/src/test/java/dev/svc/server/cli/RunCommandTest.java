@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.bench.emulator.EmulatorOptions;
 import dev.svc.bench.emulator.EngineEmulator;
+import com.github.dockerjava.api.DockerClient;
 import dev.svc.core.metrics.MetricKeys;
+import dev.svc.engines.fixtures.LlamaServerImage;
+import dev.svc.engines.fixtures.TinyLlamaGguf;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -105,6 +108,42 @@ class RunCommandTest {
     assertThat(metrics.getInteger(MetricKeys.FAILED_COUNT)).isEqualTo(1);
     JsonArray errors = metrics.getJsonArray(MetricKeys.RESULTS).getJsonObject(0).getJsonArray(MetricKeys.ERRORS);
     assertThat(errors.getString(0)).contains("Dataset for mmlu not found");
+  }
+
+  @Test
+  void thePerformanceSuiteOnTheRealLlamaCppContainerWritesACompleteResultAndLeavesNoContainer() throws Exception {
+    DockerClient docker = LlamaServerImage.requireDockerWithImage();
+    Path home = temp.resolve("docker-home");
+    LlamaServerImage.writeEngineOverride(home);
+    Files.createDirectories(temp.resolve("models"));
+    Path model = TinyLlamaGguf.write(temp.resolve("models/tiny.gguf"));
+    Path out = temp.resolve("llama");
+    try {
+      int exit = new CommandLine(new SvcCommand()).execute("run", "--home", home.toString(), "-m", model.toString(),
+          "-e", "llama_cpp", "-s", "performance", "-o", out.toString());
+      assertThat(exit).isZero();
+      JsonObject metrics = new JsonObject(Files.readString(out.resolve("metrics.json")));
+      assertThat(metrics.fieldNames()).containsAll(MetricKeys.TOP_LEVEL);
+      assertThat(metrics.getString(MetricKeys.ENGINE_IMAGE)).isEqualTo(LlamaServerImage.TAG);
+      assertThat(metrics.getBoolean(MetricKeys.PASSED)).isTrue();
+      JsonArray results = metrics.getJsonArray(MetricKeys.RESULTS);
+      assertThat(results.stream().map(r -> ((JsonObject) r).getString(MetricKeys.TEST_NAME)))
+          .containsExactly("throughput", "latency", "memory", "warmup");
+      for (Object r : results) {
+        JsonObject m = ((JsonObject) r).getJsonObject(MetricKeys.METRICS);
+        assertThat(m.fieldNames()).containsAll(MetricKeys.PERFORMANCE);
+        assertThat(m.getString(MetricKeys.TOKEN_COUNT_SOURCE)).isEqualTo(MetricKeys.TOKEN_COUNT_USAGE);
+        assertThat(m.getJsonObject(MetricKeys.TTFT_MS).getDouble(MetricKeys.P50)).isPositive();
+        assertThat(m.getLong(MetricKeys.ERROR_COUNT)).isZero();
+      }
+      // the tiny model never emits EOS: every request runs to exactly max_tokens (latency: 30 × 64)
+      assertThat(results.getJsonObject(1).getJsonObject(MetricKeys.METRICS).getLong(MetricKeys.TOTAL_TOKENS_GENERATED))
+          .isEqualTo(30L * 64);
+    } finally {
+      assertThat(docker.listContainersCmd().withShowAll(true).exec())
+          .as("containers left behind").noneMatch(c -> LlamaServerImage.TAG.equals(c.getImage())
+              && java.util.Arrays.stream(c.getNames()).anyMatch(n -> n.startsWith("/kitt-")));
+    }
   }
 
   @Test
