@@ -29,6 +29,6 @@ final class OpenAiDecoder implements StreamDecoder {
     }
     JsonObject usage = body.getJsonObject("usage");
     return new Chunk(text.toString(), usage == null ? -1 : usage.getInteger("prompt_tokens", -1),
-        usage == null ? -1 : usage.getInteger("completion_tokens", -1), true, null);
+        usage == null ? -1 : usage.getInteger("completion_tokens", -1), true, null, null);
   }
 }

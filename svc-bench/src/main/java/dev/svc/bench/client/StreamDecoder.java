@@ -1,5 +1,6 @@
 package dev.svc.bench.client;
 
+import dev.svc.engines.codec.ServerTimings;
 import io.vertx.core.json.JsonObject;
 
 /** Reads an engine's streamed lines, or a whole (non-streaming) response. */
@@ -13,9 +14,10 @@ public interface StreamDecoder {
 
   /**
    * What one line said: generated {@code text} (may be empty), the server's token counts when it
-   * gave them ({@code -1} otherwise), whether the stream is finished, and the engine's error, if any.
+   * gave them ({@code -1} otherwise), whether the stream is finished, the engine's error and its own
+   * timings of the request, if any.
    */
-  record Chunk(String text, int promptTokens, int completionTokens, boolean done, String error) {
+  record Chunk(String text, int promptTokens, int completionTokens, boolean done, String error, ServerTimings timings) {
     public boolean hasUsage() {
       return completionTokens >= 0;
     }

@@ -2,6 +2,7 @@ package dev.svc.bench.client;
 
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.measure.RequestRecord.TokenSource;
+import dev.svc.engines.codec.ServerTimings;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -91,6 +92,7 @@ public final class StreamingClient {
     private int promptTokens = -1;
     private int completionTokens = -1;
     private boolean done;
+    private ServerTimings timings;
 
     Exchange(RequestSpec spec, long sched) {
       this.spec = spec;
@@ -159,6 +161,9 @@ public final class StreamingClient {
         chunks[chunkCount++] = at;
         text.append(chunk.text());
       }
+      if (chunk.timings() != null) {
+        timings = chunk.timings();
+      }
       if (chunk.hasUsage()) {
         completionTokens = chunk.completionTokens();
         promptTokens = Math.max(promptTokens, chunk.promptTokens());
@@ -172,7 +177,7 @@ public final class StreamingClient {
       boolean usage = completionTokens >= 0;
       promise.complete(new RequestRecord(sched, send, Arrays.copyOf(chunks, chunkCount), end,
           usage ? completionTokens : chunkCount, Math.max(0, promptTokens),
-          usage ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), null));
+          usage ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), null, timings));
     }
 
     void fail(String error) {

@@ -1,15 +1,24 @@
 package dev.svc.bench.measure;
 
+import dev.svc.engines.codec.ServerTimings;
+
 /**
  * What the client saw of one request (benchmarks.md section 1). Times are monotonic nanoseconds
  * on one clock; {@code sched} is {@link #UNSCHEDULED} in closed-loop modes. {@code chunks} are the
  * arrival times of the chunks that carried generated text, in order. A failed request has an
- * {@code error} and whatever times it reached.
+ * {@code error} and whatever times it reached. {@code server} holds the engine's own timings of
+ * the request where it reports them (llama.cpp), otherwise null.
  */
 public record RequestRecord(long sched, long send, long[] chunks, long end, int outputTokens, int promptTokens,
-    TokenSource tokenSource, String text, String error) {
+    TokenSource tokenSource, String text, String error, ServerTimings server) {
 
   public static final long UNSCHEDULED = Long.MIN_VALUE;
+
+  /** A request the engine gave no timings for. */
+  public RequestRecord(long sched, long send, long[] chunks, long end, int outputTokens, int promptTokens,
+      TokenSource tokenSource, String text, String error) {
+    this(sched, send, chunks, end, outputTokens, promptTokens, tokenSource, text, error, null);
+  }
 
   /** Where a request's token counts came from. */
   public enum TokenSource {

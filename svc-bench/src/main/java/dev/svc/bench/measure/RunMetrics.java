@@ -51,6 +51,14 @@ public final class RunMetrics {
         .put(MetricKeys.ERROR_RATE, requests.isEmpty() ? 0.0 : round((requests.size() - done.size()) / (double) requests.size()))
         .put(MetricKeys.WINDOW_S, round(windowS));
 
+    List<RequestRecord> timed = done.stream().filter(r -> r.server() != null).toList();
+    if (!timed.isEmpty()) {
+      // the engine's own account, beside the client's: prompt time, and tokens/s while generating
+      out.put(MetricKeys.SERVER_TIMINGS, new JsonObject()
+          .put("prompt_ms", summary(timed, r -> r.server().promptMs()))
+          .put(MetricKeys.DECODE_RATE_TPS, summary(timed, r -> r.server().decodeTokensPerSecond()))
+          .put("requests", timed.size()));
+    }
     List<RequestRecord> scheduled = requests.stream().filter(RequestRecord::scheduled).toList();
     if (!scheduled.isEmpty()) {
       out.put(MetricKeys.QUEUEING_DELAY_MS, summary(scheduled, RequestRecord::queueingDelayMs));

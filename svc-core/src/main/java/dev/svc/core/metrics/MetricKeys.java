@@ -94,6 +94,8 @@ public final class MetricKeys {
   /** With SLOs: good requests / all requests sent. */
   public static final String SLO_ATTAINMENT = "slo_attainment";
   public static final String SLO = "slo";
+  /** The engine's own timings where it reports them (llama.cpp): prompt_ms and decode_rate_tps distributions. */
+  public static final String SERVER_TIMINGS = "server_timings";
   /** The achieved request rate of an open-loop run: requests sent / span of their send times. */
   public static final String ACHIEVED_RATE = "achieved_rate";
 

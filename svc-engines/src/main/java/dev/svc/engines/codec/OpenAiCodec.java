@@ -72,6 +72,21 @@ final class OpenAiCodec implements EngineCodec {
       usage = new TokenUsage(
           Json.integer(usageNode, "prompt_tokens"), Json.integer(usageNode, "completion_tokens"));
     }
-    return new StreamChunk(text, usage, false, null);
+    return new StreamChunk(text, usage, false, null, timings(chunk.get("timings")));
+  }
+
+  /** llama.cpp's {@code timings} (prompt_ms, predicted_ms, predicted_n), when the chunk has them. */
+  private static ServerTimings timings(JsonNode node) {
+    if (node == null || !node.isObject()) {
+      return null;
+    }
+    JsonNode prompt = node.get("prompt_ms");
+    JsonNode predicted = node.get("predicted_ms");
+    JsonNode tokens = node.get("predicted_n");
+    if (prompt == null || !prompt.isNumber() || predicted == null || !predicted.isNumber() || tokens == null
+        || !tokens.isNumber()) {
+      return null;
+    }
+    return new ServerTimings(prompt.asDouble(), predicted.asDouble(), tokens.asInt());
   }
 }

@@ -137,8 +137,14 @@ class RunCommandTest {
         assertThat(m.getLong(MetricKeys.ERROR_COUNT)).isZero();
       }
       // the tiny model never emits EOS: every request runs to exactly max_tokens (latency: 30 × 64)
-      assertThat(results.getJsonObject(1).getJsonObject(MetricKeys.METRICS).getLong(MetricKeys.TOTAL_TOKENS_GENERATED))
-          .isEqualTo(30L * 64);
+      JsonObject latency = results.getJsonObject(1).getJsonObject(MetricKeys.METRICS);
+      assertThat(latency.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(30L * 64);
+      // the decode rate the client measured agrees with llama.cpp's own timings within 20 %
+      JsonObject server = latency.getJsonObject(MetricKeys.SERVER_TIMINGS);
+      assertThat(server.getInteger("requests")).isEqualTo(30);
+      double serverRate = server.getJsonObject(MetricKeys.DECODE_RATE_TPS).getDouble(MetricKeys.P50);
+      double clientRate = latency.getJsonObject(MetricKeys.DECODE_RATE_TPS).getDouble(MetricKeys.P50);
+      assertThat(clientRate).isCloseTo(serverRate, org.assertj.core.data.Percentage.withPercentage(20));
     } finally {
       assertThat(docker.listContainersCmd().withShowAll(true).exec())
           .as("containers left behind").noneMatch(c -> LlamaServerImage.TAG.equals(c.getImage())
