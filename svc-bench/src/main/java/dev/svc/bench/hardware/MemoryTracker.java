@@ -20,14 +20,10 @@ public interface MemoryTracker {
     int count();
 
     MemoryTrace stop();
-  }
 
-  /** Picks the tracker for this host (blocking: runs nvidia-smi once). */
-  static MemoryTracker detect(NvidiaSmi smi) {
-    NvidiaSmi.Listing listing = smi.gpus();
-    if (listing.gpus().isEmpty()) {
-      String reason = "no GPU: " + listing.problem();
-      return () -> new Tracking() {
+    /** A tracking that takes no samples, for the reason given. */
+    static Tracking unavailable(String reason) {
+      return new Tracking() {
         @Override
         public int count() {
           return 0;
@@ -38,6 +34,15 @@ public interface MemoryTracker {
           return MemoryTrace.unavailable(reason);
         }
       };
+    }
+  }
+
+  /** Picks the tracker for this host (blocking: runs nvidia-smi once). */
+  static MemoryTracker detect(NvidiaSmi smi) {
+    NvidiaSmi.Listing listing = smi.gpus();
+    if (listing.gpus().isEmpty()) {
+      String reason = "no GPU: " + listing.problem();
+      return () -> Tracking.unavailable(reason);
     }
     boolean unified = listing.gpus().stream().allMatch(g -> g.memoryUsedMb() == null || g.memoryTotalMb() == null);
     if (unified) {

@@ -4,8 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * GPU memory through one long-running {@code nvidia-smi --query-gpu=... -lms 100}, which prints a
@@ -23,27 +21,14 @@ final class NvidiaSmiTracker implements MemoryTracker {
 
   @Override
   public Tracking start() {
-    long start = System.nanoTime();
-    List<double[]> samples = new ArrayList<>();
-    double[] total = {0};
+    Samples samples = new Samples();
     String[] problem = {null};
     Process process;
     try {
       process = new ProcessBuilder(command, "--query-gpu=index,memory.used,memory.total", "--format=csv,noheader,nounits",
           "-lms", String.valueOf(INTERVAL_MS)).redirectErrorStream(true).start();
     } catch (IOException e) {
-      String reason = command + " could not be started: " + e.getMessage();
-      return new Tracking() {
-        @Override
-        public int count() {
-          return 0;
-        }
-
-        @Override
-        public MemoryTrace stop() {
-          return MemoryTrace.unavailable(reason);
-        }
-      };
+      return Tracking.unavailable(command + " could not be started: " + e.getMessage());
     }
     Thread reader = new Thread(() -> {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -65,10 +50,7 @@ final class NvidiaSmiTracker implements MemoryTracker {
           used += u;
           size += t;
           if (++rows == gpus) {
-            synchronized (samples) {
-              samples.add(new double[] {(tickStart - start) / 1e6, used});
-              total[0] = size;
-            }
+            samples.add(tickStart, used, size);
             used = 0;
             size = 0;
             rows = 0;
@@ -80,28 +62,14 @@ final class NvidiaSmiTracker implements MemoryTracker {
     }, "svc-gpu-memory");
     reader.setDaemon(true);
     reader.start();
-    return new Tracking() {
-      @Override
-      public int count() {
-        synchronized (samples) {
-          return samples.size();
-        }
+    return samples.tracking(() -> {
+      process.destroy();
+      try {
+        reader.join(2000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
-
-      @Override
-      public MemoryTrace stop() {
-        process.destroy();
-        try {
-          reader.join(2000);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        synchronized (samples) {
-          String reason = samples.isEmpty() ? (problem[0] != null ? problem[0] : command + " printed no sample") : null;
-          return new MemoryTrace(samples, samples.isEmpty() ? null : total[0], "nvidia-smi", reason);
-        }
-      }
-    };
+    }, "nvidia-smi", () -> problem[0] != null ? problem[0] : command + " printed no sample", null);
   }
 
   private static Double parse(String field) {

@@ -3,8 +3,6 @@ package dev.svc.bench.hardware;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,9 +20,7 @@ final class SystemMemoryTracker implements MemoryTracker {
 
   @Override
   public Tracking start() {
-    long start = System.nanoTime();
-    List<double[]> samples = new ArrayList<>();
-    double[] total = {0};
+    Samples samples = new Samples();
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "svc-system-memory");
       t.setDaemon(true);
@@ -33,29 +29,10 @@ final class SystemMemoryTracker implements MemoryTracker {
     timer.scheduleAtFixedRate(() -> {
       double[] reading = read();
       if (reading != null) {
-        synchronized (samples) {
-          samples.add(new double[] {(System.nanoTime() - start) / 1e6, reading[0]});
-          total[0] = reading[1];
-        }
+        samples.add(System.nanoTime(), reading[0], reading[1]);
       }
     }, 0, INTERVAL_MS, TimeUnit.MILLISECONDS);
-    return new Tracking() {
-      @Override
-      public int count() {
-        synchronized (samples) {
-          return samples.size();
-        }
-      }
-
-      @Override
-      public MemoryTrace stop() {
-        timer.shutdownNow();
-        synchronized (samples) {
-          return new MemoryTrace(samples, samples.isEmpty() ? null : total[0], "system",
-              samples.isEmpty() ? "cannot read " + meminfo : note);
-        }
-      }
-    };
+    return samples.tracking(timer::shutdownNow, "system", () -> "cannot read " + meminfo, note);
   }
 
   /** [used MB, total MB], or null when the file cannot be read. */
