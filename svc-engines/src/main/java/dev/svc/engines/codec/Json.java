@@ -16,6 +16,23 @@ final class Json {
     return MAPPER.createObjectNode();
   }
 
+  /**
+   * A request body with the model and the user's turn, as OpenAI and Ollama both name them: a
+   * one-message {@code messages} list for chat, {@code prompt} otherwise.
+   */
+  static ObjectNode prompted(GenerationRequest request) {
+    ObjectNode body = object();
+    body.put("model", request.model());
+    if (request.mode() == GenerationRequest.Mode.CHAT) {
+      ObjectNode message = body.putArray("messages").addObject();
+      message.put("role", "user");
+      message.put("content", request.prompt());
+    } else {
+      body.put("prompt", request.prompt());
+    }
+    return body;
+  }
+
   static String write(ObjectNode node) {
     try {
       return MAPPER.writeValueAsString(node);

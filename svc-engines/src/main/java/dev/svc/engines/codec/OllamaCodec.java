@@ -22,15 +22,7 @@ final class OllamaCodec implements EngineCodec {
 
   @Override
   public String body(GenerationRequest request) {
-    ObjectNode body = Json.object();
-    body.put("model", request.model());
-    if (request.mode() == GenerationRequest.Mode.CHAT) {
-      ObjectNode message = body.putArray("messages").addObject();
-      message.put("role", "user");
-      message.put("content", request.prompt());
-    } else {
-      body.put("prompt", request.prompt());
-    }
+    ObjectNode body = Json.prompted(request);
     body.put("stream", true);
     body.putObject("options").put("num_predict", request.maxTokens());
     return Json.write(body);

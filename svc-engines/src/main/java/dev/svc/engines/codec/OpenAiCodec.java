@@ -22,15 +22,7 @@ final class OpenAiCodec implements EngineCodec {
 
   @Override
   public String body(GenerationRequest request) {
-    ObjectNode body = Json.object();
-    body.put("model", request.model());
-    if (request.mode() == GenerationRequest.Mode.CHAT) {
-      ObjectNode message = body.putArray("messages").addObject();
-      message.put("role", "user");
-      message.put("content", request.prompt());
-    } else {
-      body.put("prompt", request.prompt());
-    }
+    ObjectNode body = Json.prompted(request);
     body.put("max_tokens", request.maxTokens());
     body.put("stream", true);
     body.putObject("stream_options").put("include_usage", true);
