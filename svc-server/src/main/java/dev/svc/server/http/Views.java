@@ -1,6 +1,7 @@
 package dev.svc.server.http;
 
 import dev.svc.server.store.Flags;
+import dev.svc.server.store.StoredJson;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,7 +30,7 @@ final class Views {
         .put("environment_type", row.getString("environment_type"))
         .put("fingerprint", row.getString("fingerprint"))
         .put("agent_version", row.getString("agent_version"))
-        .put("hardware_details", parseObject(row.getString("hardware_details")))
+        .put("hardware_details", StoredJson.object(row.getString("hardware_details")))
         .put("capabilities", parseArray(row.getString("capabilities")))
         .put("current_task", row.getString("current_task"))
         .put("gpu_utilization_pct", row.getValue("gpu_utilization_pct"))
@@ -74,7 +75,7 @@ final class Views {
   }
 
   static JsonObject result(JsonObject row) {
-    JsonObject data = parseObject(row.getString("data"));
+    JsonObject data = StoredJson.object(row.getString("data"));
     JsonObject out = data == null ? new JsonObject() : data.copy();
     out.put("id", row.getString("id"));
     if (row.getString("test_id") != null) {
@@ -98,7 +99,7 @@ final class Views {
         .put("agent_id", row.getString("agent_id"))
         .put("agent_name", row.getString("agent_name"))
         .put("agent_deleted", row.getString("agent_deleted_at") != null)
-        .put("config", parseObject(row.getString("config")))
+        .put("config", StoredJson.object(row.getString("config")))
         .put("status", row.getString("status"))
         .put("total_runs", row.getValue("total_runs"))
         .put("succeeded", row.getValue("succeeded"))
@@ -117,18 +118,6 @@ final class Views {
           .put("line", row.getString("line")));
     }
     return new JsonObject().put("lines", lines);
-  }
-
-
-  static JsonObject parseObject(String text) {
-    if (text == null || text.isBlank()) {
-      return null;
-    }
-    try {
-      return new JsonObject(text);
-    } catch (DecodeException | ClassCastException e) {
-      return null;
-    }
   }
 
   static JsonArray parseArray(String text) {

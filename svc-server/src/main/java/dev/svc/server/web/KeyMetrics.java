@@ -1,7 +1,7 @@
 package dev.svc.server.web;
 
 import dev.svc.core.metrics.MetricKeys;
-import io.vertx.core.json.DecodeException;
+import dev.svc.server.store.StoredJson;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
@@ -20,7 +20,7 @@ final class KeyMetrics {
   /** {@code {"benchmark","label","value"}} maps from a stored result's metrics.json text; empty when unreadable. */
   static List<Map<String, Object>> of(String data) {
     List<Map<String, Object>> out = new ArrayList<>();
-    JsonObject doc = parse(data);
+    JsonObject doc = StoredJson.object(data);
     if (doc == null || !(doc.getValue(MetricKeys.RESULTS) instanceof JsonArray results)) {
       return out;
     }
@@ -61,14 +61,4 @@ final class KeyMetrics {
     out.add(row);
   }
 
-  private static JsonObject parse(String data) {
-    if (data == null || data.isBlank()) {
-      return null;
-    }
-    try {
-      return new JsonObject(data);
-    } catch (DecodeException | ClassCastException e) {
-      return null;
-    }
-  }
 }

@@ -2,7 +2,7 @@ package dev.svc.server.web;
 
 import dev.svc.server.store.Flags;
 import dev.svc.server.legacy.HeadlineMetric;
-import io.vertx.core.json.DecodeException;
+import dev.svc.server.store.StoredJson;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -119,12 +119,13 @@ final class PageRows {
   }
 
   private static String headline(String data) {
-    if (data == null || data.isBlank()) {
+    JsonObject doc = StoredJson.object(data);
+    if (doc == null) {
       return "";
     }
     try {
-      return headline(new JsonObject(data));
-    } catch (DecodeException | ClassCastException e) {
+      return headline(doc);
+    } catch (ClassCastException e) { // a metrics.json whose parts have the wrong types has no headline
       return "";
     }
   }

@@ -2,7 +2,7 @@ package dev.svc.server.web;
 
 import dev.svc.core.metrics.MetricKeys;
 import dev.svc.server.store.Flags;
-import io.vertx.core.json.DecodeException;
+import dev.svc.server.store.StoredJson;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 
@@ -18,7 +18,7 @@ record ResultDocument(String id, String model, String engine, String suite, Stri
     List<BenchmarkMetrics> benchmarks) {
 
   static ResultDocument of(JsonObject row) {
-    JsonObject data = parse(row.getString("data"));
+    JsonObject data = StoredJson.object(row.getString("data"));
     boolean readable = data != null;
     JsonObject doc = readable ? data : new JsonObject();
     return new ResultDocument(row.getString("id"), row.getString("model"), row.getString("engine"),
@@ -50,14 +50,4 @@ record ResultDocument(String id, String model, String engine, String suite, Stri
     return (slash >= 0 && slash < m.length() - 1 ? m.substring(slash + 1) : m) + " · " + engine;
   }
 
-  private static JsonObject parse(String text) {
-    if (text == null || text.isBlank()) {
-      return null;
-    }
-    try {
-      return new JsonObject(text);
-    } catch (DecodeException | ClassCastException e) {
-      return null;
-    }
-  }
 }

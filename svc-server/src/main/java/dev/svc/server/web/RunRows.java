@@ -3,7 +3,7 @@ package dev.svc.server.web;
 import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.server.store.Flags;
-import io.vertx.core.json.DecodeException;
+import dev.svc.server.store.StoredJson;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ final class RunRows {
     int failed = count(row, "failed");
     int skipped = count(row, "skipped");
     int total = count(row, "total_runs");
-    JsonObject config = parse(row.getString("config"));
+    JsonObject config = java.util.Objects.requireNonNullElseGet(StoredJson.object(row.getString("config")), JsonObject::new);
     out.put("id", row.getString("id"));
     out.put("name", row.getString("name"));
     out.put("description", row.getString("description"));
@@ -116,16 +116,6 @@ final class RunRows {
     return row.getValue(key) instanceof Number n ? n.intValue() : 0;
   }
 
-  private static JsonObject parse(String json) {
-    if (json == null || json.isBlank()) {
-      return new JsonObject();
-    }
-    try {
-      return new JsonObject(json);
-    } catch (DecodeException | ClassCastException e) {
-      return new JsonObject();
-    }
-  }
 
   /** The {@code key} of each object in a config list (or each string, when {@code key} is null). */
   private static List<String> names(Object list, String key) {
