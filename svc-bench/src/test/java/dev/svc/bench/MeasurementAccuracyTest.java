@@ -11,6 +11,7 @@ import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RunMetrics;
 import dev.svc.bench.measure.Slo;
+import dev.svc.bench.run.SuiteRun;
 import dev.svc.core.metrics.MetricKeys;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
@@ -36,21 +37,7 @@ class MeasurementAccuracyTest {
     emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(50, 10, 64))
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), 64, 30_000);
-    warmTheJit();
-  }
-
-  /**
-   * A fresh JVM interprets the request path for its first few hundred requests, which adds a
-   * millisecond or more to each; run them first (with delays, so the timer paths are compiled too).
-   */
-  private void warmTheJit() throws Exception {
-    EngineEmulator instant = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(1, 1, 8)).toCompletionStage()
-        .toCompletableFuture().get(10, TimeUnit.SECONDS);
-    StreamingClient warm = new StreamingClient(vertx, "127.0.0.1", instant.port(), 8, 30_000);
-    new LoadRunner(vertx, warm).run(LoadModel.concurrency(8), 1500, 0, 1, MeasurementAccuracyTest::completion)
-        .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-    warm.close();
-    instant.close();
+    SuiteRun.compileRequestPath(vertx);
   }
 
   @AfterEach

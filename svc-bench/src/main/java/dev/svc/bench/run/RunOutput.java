@@ -76,10 +76,7 @@ public final class RunOutput {
     for (Object o : metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray())) {
       JsonObject r = (JsonObject) o;
       JsonObject m = r.getJsonObject(MetricKeys.METRICS, new JsonObject());
-      String headline = m.containsKey("accuracy")
-          ? String.format(Locale.ROOT, "accuracy %.3f (%s/%s)", m.getDouble("accuracy"), m.getValue("correct"), m.getValue("total"))
-          : m.containsKey(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)
-              ? String.format(Locale.ROOT, "%.1f tokens/s", m.getDouble(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)) : "";
+      String headline = headline(m);
       out.append("| ").append(r.getString(MetricKeys.TEST_NAME)).append(" | ")
           .append(r.getBoolean(MetricKeys.PASSED, false) ? "yes" : "**no**").append(" | ").append(headline).append(" | ")
           .append(stat(m, MetricKeys.TTFT_MS, MetricKeys.P50)).append(" | ").append(stat(m, MetricKeys.TPOT_MS, MetricKeys.P50))
@@ -92,6 +89,16 @@ public final class RunOutput {
       }
     }
     return out.append("\n").toString();
+  }
+
+  /** A benchmark's headline figure: its accuracy, or its output throughput; empty when it has neither. */
+  static String headline(JsonObject metrics) {
+    if (metrics.containsKey("accuracy")) {
+      return String.format(Locale.ROOT, "accuracy %.3f (%s/%s)", metrics.getDouble("accuracy"), metrics.getValue("correct"),
+          metrics.getValue("total"));
+    }
+    return metrics.containsKey(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)
+        ? String.format(Locale.ROOT, "%.1f tokens/s", metrics.getDouble(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)) : "";
   }
 
   private static String stat(JsonObject metrics, String key, String stat) {
