@@ -58,7 +58,8 @@ public final class BenchmarkExecutor {
   }
 
   private Future<BenchmarkOutcome> performance(BenchmarkSettings settings) {
-    Prompts prompts = Prompts.seeded(seed, Math.max(16, settings.iterations()));
+    // one prompt per request, warmup included, so that none repeats within the run
+    Prompts prompts = Prompts.forBenchmark(seed, settings.name(), settings.iterations() + settings.warmupRequests());
     return vertx.executeBlocking(memory::start).compose(tracking ->
         new LoadRunner(vertx, client).run(settings.load(), settings.iterations(), settings.warmupRequests(), seed,
             i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)

@@ -10,7 +10,10 @@ import java.util.SplittableRandom;
 
 /**
  * The prompts of a performance benchmark: seeded, so a run can be repeated with the same inputs,
- * and hashed, so metrics.json records which inputs were used.
+ * and hashed, so metrics.json records which inputs were used. Each opens with a tag of 8 hex
+ * digits of its own, so that no two requests share more than a token or two of prefix: engines
+ * that keep earlier prompts in their KV cache (llama.cpp's prompt cache, vLLM's prefix caching)
+ * would otherwise skip most of the prompt on a repeat and report a TTFT no new user would see.
  */
 public final class Prompts {
 
@@ -26,15 +29,31 @@ public final class Prompts {
     this.prompts = List.copyOf(prompts);
   }
 
+  /**
+   * The prompts of one benchmark of a run: drawn from the run's seed and the benchmark's name, so
+   * that the benchmarks of a run do not send each other's prompts (the engine would have them
+   * cached from the benchmark before).
+   */
+  public static Prompts forBenchmark(long seed, String benchmark, int count) {
+    return seeded(seed ^ (benchmark.hashCode() * 0x9E3779B97F4A7C15L), count);
+  }
+
+  /** {@code count} prompts (at least one) drawn from the seed, each with a tag no other has. */
   public static Prompts seeded(long seed, int count) {
     SplittableRandom random = new SplittableRandom(seed);
-    List<String> out = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      out.add(FORMS[random.nextInt(FORMS.length)] + " " + TOPICS[random.nextInt(TOPICS.length)] + ".");
+    List<String> out = new ArrayList<>(Math.max(1, count));
+    java.util.Set<Integer> tags = new java.util.HashSet<>();
+    while (out.size() < Math.max(1, count)) {
+      int tag = random.nextInt();
+      if (tags.add(tag)) {
+        out.add(String.format("%08x: ", tag) + FORMS[random.nextInt(FORMS.length)] + " "
+            + TOPICS[random.nextInt(TOPICS.length)] + ".");
+      }
     }
     return new Prompts(out);
   }
 
+  /** Prompt i; the list repeats after {@link #size()} prompts, and negative i count back from its end. */
   public String get(int i) {
     return prompts.get(Math.floorMod(i, prompts.size()));
   }
