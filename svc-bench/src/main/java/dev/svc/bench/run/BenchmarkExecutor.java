@@ -3,6 +3,7 @@ package dev.svc.bench.run;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.hardware.MemoryTrace;
 import dev.svc.bench.hardware.MemoryTracker;
+import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.measure.RunMetrics;
@@ -54,13 +55,18 @@ public final class BenchmarkExecutor {
   }
 
   public Future<BenchmarkOutcome> run(BenchmarkSettings settings) {
-    return settings.quality() ? quality(settings) : performance(settings);
+    return run(settings, new LoadProgress());
   }
 
-  private Future<BenchmarkOutcome> performance(BenchmarkSettings settings) {
+  /** Runs {@code settings}, counting its requests in {@code progress}. */
+  public Future<BenchmarkOutcome> run(BenchmarkSettings settings, LoadProgress progress) {
+    return settings.quality() ? quality(settings, progress) : performance(settings, progress);
+  }
+
+  private Future<BenchmarkOutcome> performance(BenchmarkSettings settings, LoadProgress progress) {
     Prompts prompts = Prompts.seeded(seed, Math.max(16, settings.iterations()));
     return vertx.executeBlocking(memory::start).compose(tracking ->
-        new LoadRunner(vertx, client).run(settings.load(), settings.iterations(), settings.warmupRequests(), seed,
+        new LoadRunner(vertx, client, progress).run(settings.load(), settings.iterations(), settings.warmupRequests(), seed,
             i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)
                 : requests.request(prompts.get(i), settings.maxTokens()))
             .compose(run -> vertx.executeBlocking(tracking::stop).map(trace -> performanceResult(settings, prompts, run, trace))));
@@ -89,10 +95,10 @@ public final class BenchmarkExecutor {
     return new BenchmarkOutcome(result, measured);
   }
 
-  private Future<BenchmarkOutcome> quality(BenchmarkSettings settings) {
+  private Future<BenchmarkOutcome> quality(BenchmarkSettings settings, LoadProgress progress) {
     QualityBenchmark benchmark = QualityBenchmark.named(settings.name()).orElseThrow();
     return vertx.executeBlocking(() -> benchmark.load(datasets, settings.limit())).compose(questions ->
-        new LoadRunner(vertx, client).run(settings.load(), questions.size(), 0, seed,
+        new LoadRunner(vertx, client, progress).run(settings.load(), questions.size(), 0, seed,
             i -> requests.request(questions.get(i).prompt(), settings.maxTokens()))
             .map(run -> qualityResult(settings, benchmark, questions, run.measured())), failure -> {
           String message = failure instanceof DatasetMissingException ? failure.getMessage()

@@ -6,6 +6,7 @@ import dev.svc.bench.emulator.EmulatorOptions;
 import dev.svc.bench.emulator.EngineEmulator;
 import dev.svc.bench.hardware.MemoryTracker;
 import dev.svc.bench.load.LoadModel;
+import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.suite.BenchmarkSettings;
@@ -83,10 +84,11 @@ public final class SuiteRun {
         progress.printf(Locale.ROOT, "[%d/%d] %s (%s, %s)%n", i + 1, benchmarks.size(), b.name(),
             b.quality() ? "up to " + (b.limit() == 0 ? "all" : b.limit()) + " questions"
                 : b.iterations() + " requests of " + b.maxTokens() + " tokens", b.load());
-        Ticker ticker = Ticker.start(vertx, progress, b);
+        LoadProgress counts = new LoadProgress();
+        Ticker ticker = Ticker.start(vertx, progress, b.name(), counts);
         BenchmarkOutcome outcome;
         try {
-          outcome = await(executor.run(b));
+          outcome = await(executor.run(b, counts));
         } finally {
           ticker.stop();
         }
