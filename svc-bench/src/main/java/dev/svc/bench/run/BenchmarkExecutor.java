@@ -1,8 +1,10 @@
 package dev.svc.bench.run;
 
+import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.hardware.MemoryTrace;
 import dev.svc.bench.hardware.MemoryTracker;
+import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RequestRecord;
@@ -21,13 +23,15 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.IntFunction;
 
 /**
  * Runs one benchmark of a suite against a healthy engine and builds its metrics.json entry:
  * performance benchmarks offer their load (warmup requests first, excluded) while GPU memory is
  * sampled; the warmup benchmark also finds its stabilisation point; quality benchmarks ask every
  * question of their dataset and score the answers. A benchmark with errors has not passed; an
- * open-loop run whose client fell behind its schedule is marked invalid with the reason.
+ * open-loop run (or sweep step) whose client fell behind its schedule is marked invalid with the reason.
  */
 public final class BenchmarkExecutor {
 
@@ -65,34 +69,55 @@ public final class BenchmarkExecutor {
 
   private Future<BenchmarkOutcome> performance(BenchmarkSettings settings, LoadProgress progress) {
     Prompts prompts = Prompts.seeded(seed, Math.max(16, settings.iterations()));
-    return vertx.executeBlocking(memory::start).compose(tracking ->
-        new LoadRunner(vertx, client, progress).run(settings.load(), settings.iterations(), settings.warmupRequests(), seed,
-            i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)
-                : requests.request(prompts.get(i), settings.maxTokens()))
-            .compose(run -> vertx.executeBlocking(tracking::stop).map(trace -> performanceResult(settings, prompts, run, trace))));
+    IntFunction<RequestSpec> build = i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)
+        : requests.request(prompts.get(i), settings.maxTokens());
+    LoadRunner runner = new LoadRunner(vertx, client, progress);
+    return vertx.executeBlocking(memory::start).compose(tracking -> {
+      Future<Measurement> measured = settings.load().mode() == LoadModel.Mode.SWEEP
+          ? new Sweep(runner, progress, slo, seed).run(settings, build)
+          : runner.run(settings.load(), settings.iterations(), settings.warmupRequests(), seed, build).map(run -> {
+            JsonObject metrics = RunMetrics.of(run.measured(), slo);
+            return new Measurement(metrics, run.measured(), invalidReason(settings.load(), metrics));
+          });
+      return measured.compose(m -> vertx.executeBlocking(tracking::stop)
+          .map(trace -> performanceResult(settings, prompts, m, trace)));
+    });
   }
 
-  private BenchmarkOutcome performanceResult(BenchmarkSettings settings, Prompts prompts, LoadRunner.Run run,
+  /**
+   * Why a run under {@code load} with these metrics is invalid: an open-loop run whose schedule lag
+   * p99 is above {@value #LAG_LIMIT_MS} ms was limited by the client. Null when it is valid.
+   */
+  static String invalidReason(LoadModel load, JsonObject metrics) {
+    JsonObject lag = metrics.getJsonObject(MetricKeys.QUEUEING_DELAY_MS);
+    if (!load.openLoop() || lag == null || lag.getDouble(MetricKeys.P99) <= LAG_LIMIT_MS) {
+      return null;
+    }
+    return String.format(Locale.ROOT, "the client, not the engine, was the bottleneck: schedule lag p99 %.1f ms is"
+        + " above %.0f ms", lag.getDouble(MetricKeys.P99), LAG_LIMIT_MS);
+  }
+
+  /**
+   * The entry of a performance benchmark. GPU memory covers the whole load; the warmup benchmark's
+   * stabilisation point is that of its first {@code iterations} requests (a sweep's sequential step).
+   */
+  private BenchmarkOutcome performanceResult(BenchmarkSettings settings, Prompts prompts, Measurement measured,
       MemoryTrace trace) {
-    List<RequestRecord> measured = run.measured();
-    JsonObject metrics = RunMetrics.of(measured, slo).put(MetricKeys.GPU_MEMORY, trace.toJson());
+    List<RequestRecord> records = measured.records();
+    JsonObject metrics = measured.metrics().put(MetricKeys.GPU_MEMORY, trace.toJson());
     if (settings.name().equals("warmup")) {
-      metrics.put(MetricKeys.STABILIZATION_ITERATION,
-          Stabilization.iteration(measured.stream().mapToDouble(RequestRecord::e2eMs).toArray()));
+      metrics.put(MetricKeys.STABILIZATION_ITERATION, Stabilization.iteration(records.subList(0, settings.iterations())
+          .stream().mapToDouble(RequestRecord::e2eMs).toArray()));
     }
     JsonArray errors = new JsonArray();
-    measured.stream().filter(r -> !r.ok()).map(RequestRecord::error).distinct().limit(20).forEach(errors::add);
+    records.stream().filter(r -> !r.ok()).map(RequestRecord::error).distinct().limit(20).forEach(errors::add);
     JsonObject result = entry(settings.name(), errors.isEmpty(), metrics, errors)
-        .put(MetricKeys.LOAD, load(settings).put("prompts_hash", prompts.hash()));
-    JsonObject lag = metrics.getJsonObject(MetricKeys.QUEUEING_DELAY_MS);
-    if (settings.load().openLoop() && lag != null && lag.getDouble(MetricKeys.P99) > LAG_LIMIT_MS) {
-      result.put(MetricKeys.VALID, false).put("invalid_reason", String.format(java.util.Locale.ROOT,
-          "the client, not the engine, was the bottleneck: schedule lag p99 %.1f ms is above %.0f ms",
-          lag.getDouble(MetricKeys.P99), LAG_LIMIT_MS));
-    } else {
-      result.put(MetricKeys.VALID, true);
+        .put(MetricKeys.LOAD, load(settings).put("prompts_hash", prompts.hash()))
+        .put(MetricKeys.VALID, measured.invalidReason() == null);
+    if (measured.invalidReason() != null) {
+      result.put(MetricKeys.INVALID_REASON, measured.invalidReason());
     }
-    return new BenchmarkOutcome(result, measured);
+    return new BenchmarkOutcome(result, records);
   }
 
   private Future<BenchmarkOutcome> quality(BenchmarkSettings settings, LoadProgress progress) {
