@@ -46,7 +46,20 @@ class SuiteCatalogTest {
   }
 
   @Test
+  void aSuiteMaySweepAPerformanceBenchmarkAndSweepingKeepsTheSuitesConcurrency() throws Exception {
+    Files.writeString(dir.resolve("swept.yaml"), "benchmarks:\n  latency:\n    load: sweep\n");
+    BenchmarkSettings latency = SuiteCatalog.load(dir).suite("swept").orElseThrow().benchmarks().get(0);
+    assertThat(latency.load()).isEqualTo(LoadModel.sweep(1));
+    assertThat(latency.load().wireName()).isEqualTo("sweep");
+    BenchmarkSettings throughput = new BenchmarkSettings("throughput", 5, 8, LoadModel.concurrency(8), 0, 0);
+    assertThat(throughput.withLoad(LoadModel.parse("sweep")).load()).isEqualTo(LoadModel.sweep(8));
+    assertThat(throughput.withLoad(LoadModel.poisson(3)).load()).isEqualTo(LoadModel.poisson(3));
+    assertThat(latency.withLoad(LoadModel.parse("sweep")).load()).isEqualTo(LoadModel.sweep(1));
+  }
+
+  @Test
   void badFilesAreRefusedNamingTheProblem() throws Exception {
+    assertRefused("benchmarks:\n  mmlu:\n    load: sweep\n", "mmlu: a sweep measures performance");
     assertRefused("benchmarks:\n  speed:\n", "unknown benchmark 'speed'");
     assertRefused("benchmarks:\n  latency:\n    iteration: 3\n", "unknown setting 'iteration' of latency");
     assertRefused("benchmarks:\n  latency:\n    iterations: many\n", "iterations of latency must be a whole number");

@@ -40,6 +40,14 @@ public record LoadModel(Mode mode, int concurrency, double rate) {
     return new LoadModel(Mode.POISSON, 1, requestsPerSecond);
   }
 
+  /**
+   * A sweep whose max-throughput step runs {@code concurrency} workers; 1 leaves the number to the
+   * sweep's default. Its wire form is {@code sweep} either way.
+   */
+  public static LoadModel sweep(int concurrency) {
+    return new LoadModel(Mode.SWEEP, concurrency, 0);
+  }
+
   /** Parses {@code sequential}, {@code concurrency:N}, {@code rate:R}, {@code poisson:R} or {@code sweep}. */
   public static LoadModel parse(String text) {
     if (text == null || text.isBlank()) {
@@ -55,7 +63,7 @@ public record LoadModel(Mode mode, int concurrency, double rate) {
         if (argument != null) {
           throw new IllegalArgumentException("Load model " + name + " takes no argument: " + text);
         }
-        return name.equals("sweep") ? new LoadModel(Mode.SWEEP, 1, 0) : SEQUENTIAL;
+        return name.equals("sweep") ? sweep(1) : SEQUENTIAL;
       case "concurrency":
         return concurrency(integer(argument, text));
       case "rate":

@@ -16,15 +16,22 @@ import java.util.function.IntFunction;
  * excluded from every statistic, then the measured ones — closed loop (N workers, each sending
  * its next request when the previous finished) or open loop (sent at the scheduled instants,
  * whatever the engine's state, each record carrying its t_sched). Runs on one Vert.x context.
+ * Every completed request is counted in its {@link LoadProgress}.
  */
 public final class LoadRunner {
 
   private final Vertx vertx;
   private final StreamingClient client;
+  private final LoadProgress progress;
 
   public LoadRunner(Vertx vertx, StreamingClient client) {
+    this(vertx, client, new LoadProgress());
+  }
+
+  public LoadRunner(Vertx vertx, StreamingClient client, LoadProgress progress) {
     this.vertx = vertx;
     this.client = client;
+    this.progress = progress;
   }
 
   /** The records of one run: warmup and measured, each in the order the requests were built. */
@@ -42,16 +49,18 @@ public final class LoadRunner {
     }
     Promise<Run> promise = Promise.promise();
     Context context = vertx.getOrCreateContext();
-    context.runOnContext(v -> closedLoop(1, warmup, i -> requests.apply(i - warmup)).compose(warm -> {
+    progress.begin(warmup, count);
+    context.runOnContext(v -> closedLoop(1, warmup, i -> requests.apply(i - warmup), true).compose(warm -> {
       Future<List<RequestRecord>> measured = model.openLoop()
           ? openLoop(new ArrivalSchedule(model, seed, Math.max(1, count)), count, requests)
-          : closedLoop(model.mode() == LoadModel.Mode.SEQUENTIAL ? 1 : model.concurrency(), count, requests);
+          : closedLoop(model.mode() == LoadModel.Mode.SEQUENTIAL ? 1 : model.concurrency(), count, requests, false);
       return measured.map(m -> new Run(warm, m));
     }).onComplete(promise));
     return promise.future();
   }
 
-  private Future<List<RequestRecord>> closedLoop(int workers, int count, IntFunction<RequestSpec> requests) {
+  private Future<List<RequestRecord>> closedLoop(int workers, int count, IntFunction<RequestSpec> requests,
+      boolean warmup) {
     RequestRecord[] records = new RequestRecord[count];
     if (count == 0) {
       return Future.succeededFuture(List.of());
@@ -67,6 +76,7 @@ public final class LoadRunner {
       int index = next[0]++;
       client.send(requests.apply(index), RequestRecord.UNSCHEDULED).onComplete(ar -> {
         records[index] = ar.result();
+        progress.completed(ar.result(), warmup);
         if (++finished[0] == count) {
           all.complete(List.of(records));
         } else {
@@ -97,6 +107,7 @@ public final class LoadRunner {
         int index = sent[0]++;
         client.send(requests.apply(index), due[0]).onComplete(ar -> {
           records[index] = ar.result();
+          progress.completed(ar.result(), false);
           if (++finished[0] == count) {
             all.complete(List.of(records));
           }

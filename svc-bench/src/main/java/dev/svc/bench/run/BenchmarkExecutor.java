@@ -1,8 +1,11 @@
 package dev.svc.bench.run;
 
+import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.hardware.MemoryTrace;
 import dev.svc.bench.hardware.MemoryTracker;
+import dev.svc.bench.load.LoadModel;
+import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.measure.RunMetrics;
@@ -20,13 +23,15 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.IntFunction;
 
 /**
  * Runs one benchmark of a suite against a healthy engine and builds its metrics.json entry:
  * performance benchmarks offer their load (warmup requests first, excluded) while GPU memory is
  * sampled; the warmup benchmark also finds its stabilisation point; quality benchmarks ask every
  * question of their dataset and score the answers. A benchmark with errors has not passed; an
- * open-loop run whose client fell behind its schedule is marked invalid with the reason.
+ * open-loop run (or sweep step) whose client fell behind its schedule is marked invalid with the reason.
  */
 public final class BenchmarkExecutor {
 
@@ -54,46 +59,74 @@ public final class BenchmarkExecutor {
   }
 
   public Future<BenchmarkOutcome> run(BenchmarkSettings settings) {
-    return settings.quality() ? quality(settings) : performance(settings);
+    return run(settings, new LoadProgress());
   }
 
-  private Future<BenchmarkOutcome> performance(BenchmarkSettings settings) {
-    // one prompt per request, warmup included, so that none repeats within the run
-    Prompts prompts = Prompts.forBenchmark(seed, settings.name(), settings.iterations() + settings.warmupRequests());
-    return vertx.executeBlocking(memory::start).compose(tracking ->
-        new LoadRunner(vertx, client).run(settings.load(), settings.iterations(), settings.warmupRequests(), seed,
-            i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)
-                : requests.request(prompts.get(i), settings.maxTokens()))
-            .compose(run -> vertx.executeBlocking(tracking::stop).map(trace -> performanceResult(settings, prompts, run, trace))));
+  /** Runs {@code settings}, counting its requests in {@code progress}. */
+  public Future<BenchmarkOutcome> run(BenchmarkSettings settings, LoadProgress progress) {
+    return settings.quality() ? quality(settings, progress) : performance(settings, progress);
   }
 
-  private BenchmarkOutcome performanceResult(BenchmarkSettings settings, Prompts prompts, LoadRunner.Run run,
+  private Future<BenchmarkOutcome> performance(BenchmarkSettings settings, LoadProgress progress) {
+    // one prompt per request, warmup included, so that none repeats within the run (a sweep's steps included)
+    boolean sweep = settings.load().mode() == LoadModel.Mode.SWEEP;
+    Prompts prompts = Prompts.forBenchmark(seed, settings.name(),
+        settings.iterations() * (sweep ? Sweep.MAX_STEPS : 1) + settings.warmupRequests());
+    IntFunction<RequestSpec> build = i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)
+        : requests.request(prompts.get(i), settings.maxTokens());
+    LoadRunner runner = new LoadRunner(vertx, client, progress);
+    return vertx.executeBlocking(memory::start).compose(tracking -> {
+      Future<Measurement> measured = sweep
+          ? new Sweep(runner, progress, slo, seed).run(settings, build)
+          : runner.run(settings.load(), settings.iterations(), settings.warmupRequests(), seed, build).map(run -> {
+            JsonObject metrics = RunMetrics.of(run.measured(), slo);
+            return new Measurement(metrics, run.measured(), invalidReason(settings.load(), metrics));
+          });
+      return measured.compose(m -> vertx.executeBlocking(tracking::stop)
+          .map(trace -> performanceResult(settings, prompts, m, trace)));
+    });
+  }
+
+  /**
+   * Why a run under {@code load} with these metrics is invalid: an open-loop run whose schedule lag
+   * p99 is above {@value #LAG_LIMIT_MS} ms was limited by the client. Null when it is valid.
+   */
+  static String invalidReason(LoadModel load, JsonObject metrics) {
+    JsonObject lag = metrics.getJsonObject(MetricKeys.QUEUEING_DELAY_MS);
+    if (!load.openLoop() || lag == null || lag.getDouble(MetricKeys.P99) <= LAG_LIMIT_MS) {
+      return null;
+    }
+    return String.format(Locale.ROOT, "the client, not the engine, was the bottleneck: schedule lag p99 %.1f ms is"
+        + " above %.0f ms", lag.getDouble(MetricKeys.P99), LAG_LIMIT_MS);
+  }
+
+  /**
+   * The entry of a performance benchmark. GPU memory covers the whole load; the warmup benchmark's
+   * stabilisation point is that of its first {@code iterations} requests (a sweep's sequential step).
+   */
+  private BenchmarkOutcome performanceResult(BenchmarkSettings settings, Prompts prompts, Measurement measured,
       MemoryTrace trace) {
-    List<RequestRecord> measured = run.measured();
-    JsonObject metrics = RunMetrics.of(measured, slo).put(MetricKeys.GPU_MEMORY, trace.toJson());
+    List<RequestRecord> records = measured.records();
+    JsonObject metrics = measured.metrics().put(MetricKeys.GPU_MEMORY, trace.toJson());
     if (settings.name().equals("warmup")) {
-      metrics.put(MetricKeys.STABILIZATION_ITERATION,
-          Stabilization.iteration(measured.stream().mapToDouble(RequestRecord::e2eMs).toArray()));
+      metrics.put(MetricKeys.STABILIZATION_ITERATION, Stabilization.iteration(records.subList(0, settings.iterations())
+          .stream().mapToDouble(RequestRecord::e2eMs).toArray()));
     }
     JsonArray errors = new JsonArray();
-    measured.stream().filter(r -> !r.ok()).map(RequestRecord::error).distinct().limit(20).forEach(errors::add);
+    records.stream().filter(r -> !r.ok()).map(RequestRecord::error).distinct().limit(20).forEach(errors::add);
     JsonObject result = entry(settings.name(), errors.isEmpty(), metrics, errors)
-        .put(MetricKeys.LOAD, load(settings).put("prompts_hash", prompts.hash()));
-    JsonObject lag = metrics.getJsonObject(MetricKeys.QUEUEING_DELAY_MS);
-    if (settings.load().openLoop() && lag != null && lag.getDouble(MetricKeys.P99) > LAG_LIMIT_MS) {
-      result.put(MetricKeys.VALID, false).put("invalid_reason", String.format(java.util.Locale.ROOT,
-          "the client, not the engine, was the bottleneck: schedule lag p99 %.1f ms is above %.0f ms",
-          lag.getDouble(MetricKeys.P99), LAG_LIMIT_MS));
-    } else {
-      result.put(MetricKeys.VALID, true);
+        .put(MetricKeys.LOAD, load(settings).put("prompts_hash", prompts.hash()))
+        .put(MetricKeys.VALID, measured.invalidReason() == null);
+    if (measured.invalidReason() != null) {
+      result.put(MetricKeys.INVALID_REASON, measured.invalidReason());
     }
-    return new BenchmarkOutcome(result, measured);
+    return new BenchmarkOutcome(result, records);
   }
 
-  private Future<BenchmarkOutcome> quality(BenchmarkSettings settings) {
+  private Future<BenchmarkOutcome> quality(BenchmarkSettings settings, LoadProgress progress) {
     QualityBenchmark benchmark = QualityBenchmark.named(settings.name()).orElseThrow();
     return vertx.executeBlocking(() -> benchmark.load(datasets, settings.limit())).compose(questions ->
-        new LoadRunner(vertx, client).run(settings.load(), questions.size(), 0, seed,
+        new LoadRunner(vertx, client, progress).run(settings.load(), questions.size(), 0, seed,
             i -> requests.request(questions.get(i).prompt(), settings.maxTokens()))
             .map(run -> qualityResult(settings, benchmark, questions, run.measured())), failure -> {
           String message = failure instanceof DatasetMissingException ? failure.getMessage()

@@ -11,6 +11,8 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,7 +22,7 @@ import java.util.zip.GZIPOutputStream;
  * Writes a run's output directory: {@code metrics.json}, {@code hardware.json} (the system info),
  * {@code config.json} (what was asked), {@code summary.md} (for people) and
  * {@code requests.jsonl.gz} (one line per measured request, times in ms from the benchmark's first
- * send). Blocking.
+ * send; a swept benchmark's lines carry their step's {@code load}). Blocking.
  */
 public final class RunOutput {
 
@@ -40,12 +42,33 @@ public final class RunOutput {
       for (Map.Entry<String, List<RequestRecord>> benchmark : requests.entrySet()) {
         List<RequestRecord> records = benchmark.getValue();
         long origin = records.stream().mapToLong(RequestRecord::send).min().orElse(0);
+        List<String> steps = stepLoads(metrics, benchmark.getKey());
         for (int i = 0; i < records.size(); i++) {
-          out.write(line(benchmark.getKey(), i, records.get(i), origin).encode());
+          JsonObject line = line(benchmark.getKey(), i, records.get(i), origin);
+          if (i < steps.size()) {
+            line.put(MetricKeys.LOAD, steps.get(i));
+          }
+          out.write(line.encode());
           out.write('\n');
         }
       }
     }
+  }
+
+  /** The load of each request of a swept benchmark, whose requests are in step order; empty for other benchmarks. */
+  private static List<String> stepLoads(JsonObject metrics, String benchmark) {
+    List<String> loads = new ArrayList<>();
+    for (Object o : metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray())) {
+      JsonObject result = (JsonObject) o;
+      if (benchmark.equals(result.getString(MetricKeys.TEST_NAME))) {
+        for (Object step : result.getJsonObject(MetricKeys.METRICS, new JsonObject()).getJsonArray(MetricKeys.SWEEP,
+            new JsonArray())) {
+          JsonObject s = (JsonObject) step;
+          loads.addAll(Collections.nCopies(s.getInteger(MetricKeys.TOTAL_ITERATIONS), s.getString(MetricKeys.LOAD)));
+        }
+      }
+    }
+    return loads;
   }
 
   static JsonObject line(String benchmark, int index, RequestRecord r, long origin) {
@@ -85,10 +108,40 @@ public final class RunOutput {
         out.append("\n- ").append(r.getString(MetricKeys.TEST_NAME)).append(": ").append(error);
       }
       if (!r.getBoolean(MetricKeys.VALID, true)) {
-        out.append("\n- ").append(r.getString(MetricKeys.TEST_NAME)).append(" is **invalid**: ").append(r.getString("invalid_reason"));
+        out.append("\n- ").append(r.getString(MetricKeys.TEST_NAME)).append(" is **invalid**: ")
+            .append(r.getString(MetricKeys.INVALID_REASON));
       }
     }
+    for (Object o : metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray())) {
+      sweep(out, (JsonObject) o);
+    }
     return out.append("\n").toString();
+  }
+
+  /** A swept benchmark's steps as a table; its headline row above is the max-throughput step. */
+  private static void sweep(StringBuilder out, JsonObject result) {
+    JsonObject m = result.getJsonObject(MetricKeys.METRICS, new JsonObject());
+    JsonArray steps = m.getJsonArray(MetricKeys.SWEEP);
+    if (steps == null) {
+      return;
+    }
+    out.append("\n\n## ").append(result.getString(MetricKeys.TEST_NAME)).append(": sweep (headline: the ")
+        .append(steps.size() > 1 ? steps.getJsonObject(1).getString(MetricKeys.LOAD) : "max-throughput").append(" step)\n\n")
+        .append("| step | load | requests/s | output tokens/s | TTFT p50 ms | TPOT p50 ms | E2E p99 ms | queueing p99 ms | valid |\n")
+        .append("|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < steps.size(); i++) {
+      JsonObject step = steps.getJsonObject(i);
+      out.append("| ").append(i + 1).append(" | ").append(step.getString(MetricKeys.LOAD)).append(" | ")
+          .append(step.getValue(MetricKeys.REQUEST_THROUGHPUT)).append(" | ")
+          .append(step.getValue(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)).append(" | ")
+          .append(stat(step, MetricKeys.TTFT_MS, MetricKeys.P50)).append(" | ").append(stat(step, MetricKeys.TPOT_MS, MetricKeys.P50))
+          .append(" | ").append(stat(step, MetricKeys.E2E_MS, MetricKeys.P99)).append(" | ")
+          .append(stat(step, MetricKeys.QUEUEING_DELAY_MS, MetricKeys.P99)).append(" | ")
+          .append(step.getBoolean(MetricKeys.VALID, true) ? "yes" : "**no**").append(" |\n");
+    }
+    if (m.containsKey(MetricKeys.SWEEP_NOTE)) {
+      out.append("\n").append(m.getString(MetricKeys.SWEEP_NOTE)).append(".\n");
+    }
   }
 
   /** A benchmark's headline figure: its accuracy, or its output throughput; empty when it has neither. */

@@ -6,6 +6,7 @@ import dev.svc.bench.emulator.EmulatorOptions;
 import dev.svc.bench.emulator.EngineEmulator;
 import dev.svc.bench.hardware.MemoryTracker;
 import dev.svc.bench.load.LoadModel;
+import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.suite.BenchmarkSettings;
@@ -70,7 +71,7 @@ public final class SuiteRun {
 
   public Outcome run(EngineTarget engine, List<BenchmarkSettings> benchmarks, RunRequest request) throws Exception {
     compileRequestPath(vertx);
-    int connections = benchmarks.stream().mapToInt(b -> b.load().openLoop() ? 512 : b.load().concurrency()).max().orElse(1);
+    int connections = benchmarks.stream().mapToInt(SuiteRun::connections).max().orElse(1);
     StreamingClient client = new StreamingClient(vertx, engine.host(), engine.port(), Math.max(1, connections), 300_000, false);
     BenchmarkExecutor executor = new BenchmarkExecutor(vertx, client,
         (prompt, maxTokens) -> RequestSpec.streamed(engine.codec(), GenerationRequest.completion(engine.modelName(), prompt, maxTokens)),
@@ -83,10 +84,11 @@ public final class SuiteRun {
         progress.printf(Locale.ROOT, "[%d/%d] %s (%s, %s)%n", i + 1, benchmarks.size(), b.name(),
             b.quality() ? "up to " + (b.limit() == 0 ? "all" : b.limit()) + " questions"
                 : b.iterations() + " requests of " + b.maxTokens() + " tokens", b.load());
-        Ticker ticker = Ticker.start(vertx, progress, b);
+        LoadProgress counts = new LoadProgress();
+        Ticker ticker = Ticker.start(vertx, progress, b.name(), counts);
         BenchmarkOutcome outcome;
         try {
-          outcome = await(executor.run(b));
+          outcome = await(executor.run(b, counts));
         } finally {
           ticker.stop();
         }
@@ -94,11 +96,38 @@ public final class SuiteRun {
         requests.put(b.name(), outcome.records());
         progress.println("      " + (outcome.passed() ? "passed" : "FAILED: "
             + outcome.result().getJsonArray(MetricKeys.ERRORS).encode()) + headline(outcome.result()));
+        sweepLines(outcome.result()).forEach(line -> progress.println("        " + line));
       }
     } finally {
       await(client.close());
     }
     return new Outcome(outcomes, requests);
+  }
+
+  /** Connections the client needs: one per closed-loop worker; open loops and sweeps get 512. */
+  private static int connections(BenchmarkSettings b) {
+    if (b.load().mode() == LoadModel.Mode.SWEEP) {
+      return Math.max(512, Sweep.maxConcurrency(b.load()));
+    }
+    return b.load().openLoop() ? 512 : b.load().concurrency();
+  }
+
+  /** A sweep's steps, one line each: load, request rate, output rate, TTFT p50 (none when not a sweep). */
+  private static List<String> sweepLines(JsonObject result) {
+    JsonObject m = result.getJsonObject(MetricKeys.METRICS, new JsonObject());
+    List<String> lines = new ArrayList<>();
+    for (Object o : m.getJsonArray(MetricKeys.SWEEP, new JsonArray())) {
+      JsonObject step = (JsonObject) o;
+      JsonObject ttft = step.getJsonObject(MetricKeys.TTFT_MS);
+      lines.add(String.format(Locale.ROOT, "%-18s %10.3f requests/s %10.1f tokens/s  TTFT p50 %s ms%s",
+          step.getString(MetricKeys.LOAD), step.getDouble(MetricKeys.REQUEST_THROUGHPUT),
+          step.getDouble(MetricKeys.OUTPUT_TOKEN_THROUGHPUT), ttft == null ? "n/a" : ttft.getValue(MetricKeys.P50),
+          step.getBoolean(MetricKeys.VALID, true) ? "" : "  (invalid)"));
+    }
+    if (m.containsKey(MetricKeys.SWEEP_NOTE)) {
+      lines.add(m.getString(MetricKeys.SWEEP_NOTE));
+    }
+    return lines;
   }
 
   /** metrics.json: the top-level keys of benchmarks.md section 6 around the benchmarks' entries. */

@@ -27,7 +27,13 @@ public record BenchmarkSettings(String name, int iterations, int maxTokens, Load
     return Benchmarks.QUALITY.contains(name);
   }
 
+  /**
+   * These settings under another load model. A plain {@code sweep} keeps this benchmark's
+   * {@code concurrency:N} for its max-throughput step.
+   */
   public BenchmarkSettings withLoad(LoadModel model) {
-    return new BenchmarkSettings(name, iterations, maxTokens, model, warmupRequests, limit);
+    LoadModel replacing = model.mode() == LoadModel.Mode.SWEEP && model.concurrency() == 1
+        && load.mode() == LoadModel.Mode.CONCURRENCY ? LoadModel.sweep(load.concurrency()) : model;
+    return new BenchmarkSettings(name, iterations, maxTokens, replacing, warmupRequests, limit);
   }
 }

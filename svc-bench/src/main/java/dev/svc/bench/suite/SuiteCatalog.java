@@ -114,6 +114,9 @@ public final class SuiteCatalog {
     } catch (IllegalArgumentException e) {
       throw invalid(source, benchmark + ": " + e.getMessage());
     }
+    if (load.mode() == LoadModel.Mode.SWEEP && Benchmarks.QUALITY.contains(benchmark)) {
+      throw invalid(source, benchmark + ": a sweep measures performance; a quality benchmark takes one load model");
+    }
     try {
       return new BenchmarkSettings(benchmark,
           integer(values, "iterations", BenchmarkSettings.DEFAULT_ITERATIONS, benchmark, source),

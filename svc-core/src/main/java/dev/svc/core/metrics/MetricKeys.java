@@ -99,6 +99,24 @@ public final class MetricKeys {
   /** The achieved request rate of an open-loop run: requests sent / span of their send times. */
   public static final String ACHIEVED_RATE = "achieved_rate";
 
+  /** Why a result (or a sweep step) is {@code "valid": false}: the client, not the engine, was the bottleneck. */
+  public static final String INVALID_REASON = "invalid_reason";
+  /**
+   * Only under the sweep load: one object per step, in the order run ({@link #SWEEP_STEP} and, for
+   * open-loop steps, {@link #SWEEP_OPEN_LOOP_STEP}); the other metrics are those of the
+   * max-throughput step.
+   */
+  public static final String SWEEP = "sweep";
+  /** Only under the sweep load, when it ran no open-loop steps: why (the engine does not batch). */
+  public static final String SWEEP_NOTE = "sweep_note";
+
+  /** The keys of every sweep step ({@code load} is the step's wire name, e.g. {@code poisson:3.2}). */
+  public static final List<String> SWEEP_STEP = List.of(LOAD, REQUEST_THROUGHPUT, OUTPUT_TOKEN_THROUGHPUT, TTFT_MS,
+      TPOT_MS, E2E_MS, TOTAL_ITERATIONS, ERROR_COUNT, VALID);
+  /** The further keys of an open-loop sweep step. */
+  public static final List<String> SWEEP_OPEN_LOOP_STEP = List.of(ACHIEVED_RATE, QUEUEING_DELAY_MS,
+      LATENCY_FROM_SCHEDULE_MS);
+
   /** {@code token_count_source} when the engine reported usage. */
   public static final String TOKEN_COUNT_USAGE = "usage";
   /** {@code token_count_source} when tokens were counted from stream chunks. */

@@ -64,7 +64,9 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--auto-pull", description = "Pull the engine's image when it is not on this host.")
   boolean autoPull;
 
-  @Option(names = "--load", description = "Load model for the performance benchmarks: sequential, concurrency:N, rate:R, poisson:R.")
+  @Option(names = "--load", description = "Load model for the performance benchmarks: sequential, concurrency:N, rate:R, poisson:R,"
+      + " or sweep (sequential, then max throughput with the benchmark's concurrency or 16 workers, then Poisson"
+      + " rates between the two).")
   String load;
 
   @Option(names = "--slo", description = "Objectives for goodput, e.g. ttft_ms=500,tpot_ms=30.")
@@ -105,9 +107,6 @@ public final class RunCommand implements Callable<Integer> {
       String only = benchmark == null ? null : Benchmarks.canonical(benchmark).orElseThrow(() ->
           new IllegalArgumentException("Unknown benchmark '" + benchmark + "'"));
       LoadModel loadModel = load == null ? null : LoadModel.parse(load);
-      if (loadModel != null && loadModel.mode() == LoadModel.Mode.SWEEP) {
-        throw new IllegalArgumentException("--load sweep is not available yet; give one load model");
-      }
       benchmarks = SuiteRun.select(chosen, only, loadModel);
       if (nativeProcess) {
         throw new IllegalArgumentException("--native is not available yet: run the engine yourself and pass --endpoint");

@@ -83,6 +83,22 @@ class RunCommandTest {
   }
 
   @Test
+  void aSweepRunExitsZeroAndRecordsEveryStep() throws Exception {
+    Path out = temp.resolve("sweep");
+    assertThat(run("-e", "llama_cpp", "-s", "performance", "-b", "latency", "-o", out.toString(), "--load", "sweep"))
+        .isZero();
+    JsonObject result = new JsonObject(Files.readString(out.resolve("metrics.json"))).getJsonArray(MetricKeys.RESULTS)
+        .getJsonObject(0);
+    assertThat(result.getJsonObject(MetricKeys.LOAD).getString(MetricKeys.LOAD_MODE)).isEqualTo("sweep");
+    JsonArray steps = result.getJsonObject(MetricKeys.METRICS).getJsonArray(MetricKeys.SWEEP);
+    // latency is sequential in the suite, so the max-throughput step has the default 16 workers
+    assertThat(steps.stream().map(s -> ((JsonObject) s).getString(MetricKeys.LOAD)).toList())
+        .startsWith("sequential", "concurrency:16").hasSize(6);
+    assertThat(steps.stream().map(s -> ((JsonObject) s).getInteger(MetricKeys.TOTAL_ITERATIONS))).containsOnly(30);
+    assertThat(Files.readString(out.resolve("summary.md"))).contains("## latency: sweep");
+  }
+
+  @Test
   void qualityIsScoredFromTheDatasetFilesExactly() throws Exception {
     Path datasets = temp.resolve("datasets");
     Files.createDirectories(datasets.resolve("gsm8k"));
