@@ -1,59 +1,55 @@
 package dev.svc.engines.lifecycle;
 
-import com.github.dockerjava.api.DockerClient;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Stops and removes the engine containers still running when the JVM exits on SIGINT or SIGTERM:
- * each run registers its container's name before creating it and unregisters it once removed; one
- * JVM shutdown hook, installed with the first registration, cleans up what is left.
+ * Stops the engines still running when the JVM exits on SIGINT or SIGTERM (a container is also
+ * removed): each run registers its engine before starting it and unregisters it once stopped; one
+ * JVM shutdown hook, installed with the first registration, stops what is left.
  */
-final class ContainerReaper {
+final class EngineReaper {
 
-  private static final ContainerReaper INSTANCE = new ContainerReaper();
+  private static final EngineReaper INSTANCE = new EngineReaper();
 
-  private record Tracked(DockerClient docker, LogSink sink) {}
-
-  private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
+  private final Map<EngineInstance, LogSink> tracked = new ConcurrentHashMap<>();
   private boolean hookInstalled;
   private volatile boolean shuttingDown;
 
-  static ContainerReaper instance() {
+  static EngineReaper instance() {
     return INSTANCE;
   }
 
   /**
-   * Tracks a container by name.
+   * Tracks an engine.
    *
    * @throws IllegalStateException when the JVM is already shutting down
    */
-  synchronized void track(String name, DockerClient docker, LogSink sink) {
+  synchronized void track(EngineInstance engine, LogSink sink) {
     if (shuttingDown) {
-      throw new IllegalStateException("The JVM is shutting down; no engine container is started.");
+      throw new IllegalStateException("The JVM is shutting down; no engine is started.");
     }
     if (!hookInstalled) {
       Runtime.getRuntime().addShutdownHook(new Thread(this::reapAll, "svc-engine-cleanup"));
       hookInstalled = true;
     }
-    tracked.put(name, new Tracked(docker, sink));
+    tracked.put(engine, sink);
   }
 
-  void untrack(String name) {
-    tracked.remove(name);
+  void untrack(EngineInstance engine) {
+    tracked.remove(engine);
   }
 
   private void reapAll() {
     shuttingDown = true;
-    for (String name : List.copyOf(tracked.keySet())) {
-      Tracked entry = tracked.remove(name);
-      if (entry == null) {
+    for (EngineInstance engine : List.copyOf(tracked.keySet())) {
+      LogSink sink = tracked.remove(engine);
+      if (sink == null) {
         continue;
       }
-      String tag = LifecycleStage.CLEANUP.tag() + " ";
-      log(entry.sink(), tag + "The process is exiting: stopping and removing " + name);
-      ContainerCleanup.stopAndRemove(entry.docker(), name, line -> log(entry.sink(), line));
+      log(sink, LifecycleStage.CLEANUP.tag() + " The process is exiting: " + engine.stopAction());
+      engine.stop(line -> log(sink, line));
     }
   }
 
