@@ -28,8 +28,9 @@ final class EngineCatalogYaml {
 
   private static final Set<String> TOP_LEVEL_KEYS = Set.of("engines");
   private static final List<String> ENGINE_KEYS =
-      List.of("images", "unsupported", "port", "health", "formats", "api", "container_flags");
+      List.of("images", "unsupported", "port", "health", "formats", "api", "container_flags", "native");
   private static final List<String> HEALTH_KEYS = List.of("path", "success");
+  private static final List<String> NATIVE_KEYS = List.of("binary", "args");
 
   private final String source;
 
@@ -101,6 +102,14 @@ final class EngineCatalogYaml {
                       HealthSuccess::wireName,
                       HealthSuccess::parse));
     }
+    Optional<String> nativeBinary = Optional.empty();
+    Optional<List<String>> nativeArgs = Optional.empty();
+    if (fields.get("native") != null) {
+      Map<String, Object> command = mapping(fields.get("native"), at + ".native");
+      rejectUnknownKeys(command, NATIVE_KEYS, at + ".native");
+      nativeBinary = optional(command.get("binary"), v -> nonBlankString(v, at + ".native.binary", "a binary name or path"));
+      nativeArgs = optional(command.get("args"), v -> scalars(v, at + ".native.args"));
+    }
     return new EngineEntry(
         images,
         unsupported,
@@ -111,7 +120,9 @@ final class EngineCatalogYaml {
         optional(
             fields.get("api"),
             v -> named(v, at + ".api", RequestApi.values(), RequestApi::wireName, RequestApi::parse)),
-        optional(fields.get("container_flags"), v -> strings(v, at + ".container_flags")));
+        optional(fields.get("container_flags"), v -> strings(v, at + ".container_flags")),
+        nativeBinary,
+        nativeArgs);
   }
 
   private Map<CpuArch, String> archStrings(Object value, String at, String what) {
@@ -191,6 +202,19 @@ final class EngineCatalogYaml {
     List<String> result = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
       result.add(nonBlankString(list.get(i), at + "[" + i + "]", "a non-empty string"));
+    }
+    return List.copyOf(result);
+  }
+
+  /** A list of command-line words: strings, or numbers written without quotes ({@code -t: 1}). */
+  private List<String> scalars(Object value, String at) {
+    if (!(value instanceof List<?> list)) {
+      throw invalid(source, at + " must be a list, not '" + value + "'");
+    }
+    List<String> result = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      Object word = list.get(i);
+      result.add(word instanceof Number number ? number.toString() : nonBlankString(word, at + "[" + i + "]", "a non-empty string"));
     }
     return List.copyOf(result);
   }

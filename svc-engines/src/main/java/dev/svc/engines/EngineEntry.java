@@ -21,7 +21,9 @@ record EngineEntry(
     Optional<HealthSuccess> healthSuccess,
     Optional<List<ModelFormat>> formats,
     Optional<RequestApi> api,
-    Optional<List<String>> containerFlags) {
+    Optional<List<String>> containerFlags,
+    Optional<String> nativeBinary,
+    Optional<List<String>> nativeArgs) {
 
   EngineEntry {
     images = Map.copyOf(images);
@@ -36,6 +38,7 @@ record EngineEntry(
     Set<ModelFormat> requiredFormats =
         new LinkedHashSet<>(required(formats, name, "formats", source));
     RequestApi requiredApi = required(api, name, "api", source);
+    Optional<NativeCommand> command = nativeCommand(Optional.empty(), name, source);
     return build(
         source,
         () ->
@@ -48,7 +51,8 @@ record EngineEntry(
                 requiredSuccess,
                 requiredFormats,
                 requiredApi,
-                containerFlags.orElse(List.of())));
+                containerFlags.orElse(List.of()),
+                command));
   }
 
   /**
@@ -72,6 +76,7 @@ record EngineEntry(
         });
     Set<ModelFormat> mergedFormats =
         formats.<Set<ModelFormat>>map(LinkedHashSet::new).orElse(base.formats());
+    Optional<NativeCommand> command = nativeCommand(base.nativeCommand(), base.name(), source);
     return build(
         source,
         () ->
@@ -84,18 +89,39 @@ record EngineEntry(
                 healthSuccess.orElse(base.healthSuccess()),
                 mergedFormats,
                 api.orElse(base.api()),
-                containerFlags.orElse(base.containerFlags())));
+                containerFlags.orElse(base.containerFlags()),
+                command));
+  }
+
+  /**
+   * The native command: this entry's binary and arguments, each over the base's; an engine without
+   * a base command needs both.
+   */
+  private Optional<NativeCommand> nativeCommand(Optional<NativeCommand> base, String engine, String source) {
+    if (nativeBinary.isEmpty() && nativeArgs.isEmpty()) {
+      return base;
+    }
+    String binary = nativeBinary.or(() -> base.map(NativeCommand::binary))
+        .orElseThrow(() -> EngineCatalogYaml.invalid(source, "engines." + engine + ".native.binary is missing"));
+    List<String> args = nativeArgs.or(() -> base.map(NativeCommand::args))
+        .orElseThrow(() -> EngineCatalogYaml.invalid(source, "engines." + engine + ".native.args is missing"));
+    try {
+      return Optional.of(new NativeCommand(binary, args));
+    } catch (IllegalArgumentException e) {
+      throw EngineCatalogYaml.invalid(source, "engines." + engine + ".native: " + withoutFullStop(e.getMessage()));
+    }
   }
 
   private static EngineSpec build(String source, Supplier<EngineSpec> constructor) {
     try {
       return constructor.get();
     } catch (IllegalArgumentException e) {
-      String problem = e.getMessage().endsWith(".")
-          ? e.getMessage().substring(0, e.getMessage().length() - 1)
-          : e.getMessage();
-      throw EngineCatalogYaml.invalid(source, problem);
+      throw EngineCatalogYaml.invalid(source, withoutFullStop(e.getMessage()));
     }
+  }
+
+  private static String withoutFullStop(String message) {
+    return message.endsWith(".") ? message.substring(0, message.length() - 1) : message;
   }
 
   private static <T> T required(Optional<T> value, String engine, String field, String source) {

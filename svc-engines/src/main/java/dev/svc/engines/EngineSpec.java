@@ -23,6 +23,7 @@ import java.util.Set;
  * @param formats the model formats the engine loads, in the catalog's order
  * @param api the request protocol benchmark clients speak to it
  * @param containerFlags extra {@code docker run} flags the engine needs
+ * @param nativeCommand how to start it as a local process, when it can be ({@code svc run --native})
  */
 public record EngineSpec(
     String name,
@@ -33,7 +34,8 @@ public record EngineSpec(
     HealthSuccess healthSuccess,
     Set<ModelFormat> formats,
     RequestApi api,
-    List<String> containerFlags) {
+    List<String> containerFlags,
+    Optional<NativeCommand> nativeCommand) {
 
   public EngineSpec {
     if (name == null || name.isBlank()) {
@@ -62,6 +64,7 @@ public record EngineSpec(
     }
     formats = Collections.unmodifiableSet(new LinkedHashSet<>(formats));
     containerFlags = List.copyOf(containerFlags == null ? List.of() : containerFlags);
+    nativeCommand = nativeCommand == null ? Optional.empty() : nativeCommand;
   }
 
   /** The image to run on this architecture, or empty when the engine is not available there. */

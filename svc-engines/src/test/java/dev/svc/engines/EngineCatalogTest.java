@@ -156,6 +156,12 @@ class EngineCatalogTest {
           unknown api          | 'engines:\\n  vllm:\\n    api: grpc\\n'    | engines.vllm.api is 'grpc'
           relative health path | 'engines:\\n  vllm:\\n    health: {path: health}\\n' | must start with '/'
           image and reason     | 'engines:\\n  tgi:\\n    images: {arm64: x}\\n    unsupported: {arm64: y}\\n' | both an image and an unsupported reason
+          unknown native key   | 'engines:\\n  vllm:\\n    native: {command: [vllm]}\\n' | engines.vllm.native has unknown key 'command'
+          native args no list  | 'engines:\\n  vllm:\\n    native: {args: serve}\\n' | engines.vllm.native.args must be a list
+          native without args  | 'engines:\\n  ollama:\\n    native: {binary: ollama}\\n' | engines.ollama.native.args is missing
+          native without port  | 'engines:\\n  tgi:\\n    native: {args: [--model-id, "{model}"]}\\n' | engines.tgi.native: The native arguments must pass the port svc chooses: none of them contains {port}
+          unknown placeholder  | 'engines:\\n  tgi:\\n    native: {args: [--port, "{port}", "{gpus}"]}\\n' | engines.tgi.native: The native argument '{gpus}' has the unknown placeholder {gpus}
+          placeholder binary   | 'engines:\\n  tgi:\\n    native: {binary: "{model}"}\\n' | may not contain a placeholder
           """)
   void malformedOverrideFailsWithFileName(String label, String yaml, String problem) throws IOException {
     Path override = write(yaml.replace("\\n", "\n"));
@@ -165,6 +171,60 @@ class EngineCatalogTest {
         .hasMessageStartingWith("Engine file " + override.toAbsolutePath() + " is invalid: ")
         .hasMessageContaining(problem)
         .hasMessageEndingWith(".");
+  }
+
+  @Test
+  void shippedNativeCommandsStartTheEnginesOnTheLoopbackAtSvcsPort() {
+    EngineCatalog catalog = EngineCatalog.defaults();
+
+    assertThat(catalog.find("llama_cpp").orElseThrow().nativeCommand()).hasValueSatisfying(command -> {
+      assertThat(command.binary()).isEqualTo("llama-server");
+      assertThat(command.expand("/m/tiny.gguf", "tiny", 4242)).containsExactly(
+          "-m", "/m/tiny.gguf", "--host", "127.0.0.1", "--port", "4242", "-a", "tiny", "--n-gpu-layers", "999");
+    });
+    assertThat(catalog.find("vllm").orElseThrow().nativeCommand()).hasValueSatisfying(command -> {
+      assertThat(command.binary()).isEqualTo("vllm");
+      assertThat(command.expand("/m/qwen", "qwen", 8000)).containsExactly(
+          "serve", "/m/qwen", "--served-model-name", "qwen", "--host", "127.0.0.1", "--port", "8000");
+    });
+    assertThat(catalog.find("tgi").orElseThrow().nativeCommand()).hasValueSatisfying(command -> {
+      assertThat(command.binary()).isEqualTo("text-generation-launcher");
+      assertThat(command.expand("/m/qwen", "qwen", 8000)).containsExactly(
+          "--model-id", "/m/qwen", "--hostname", "127.0.0.1", "--port", "8000");
+    });
+    assertThat(catalog.find("ollama").orElseThrow().nativeCommand()).isEmpty();
+  }
+
+  @Test
+  void nativeOverridesMergePerFieldAndMayAddACommand() throws IOException {
+    Path override =
+        write(
+            """
+            engines:
+              llama_cpp:
+                native:
+                  binary: /opt/llama.cpp/bin/llama-server
+              tgi:
+                native:
+                  args: [--model-id, "{model}", --port, "{port}", --max-total-tokens, 4096]
+              ollama:
+                native:
+                  binary: my-ollama-wrapper
+                  args: ["--serve={model_name}@127.0.0.1:{port}", "{model}"]
+            """);
+
+    EngineCatalog catalog = EngineCatalog.load(Optional.of(override));
+    EngineCatalog shipped = EngineCatalog.defaults();
+
+    NativeCommand llamaCpp = catalog.find("llama_cpp").orElseThrow().nativeCommand().orElseThrow();
+    assertThat(llamaCpp.binary()).isEqualTo("/opt/llama.cpp/bin/llama-server");
+    assertThat(llamaCpp.args()).isEqualTo(shipped.find("llama_cpp").orElseThrow().nativeCommand().orElseThrow().args());
+    NativeCommand tgi = catalog.find("tgi").orElseThrow().nativeCommand().orElseThrow();
+    assertThat(tgi.binary()).isEqualTo("text-generation-launcher");
+    assertThat(tgi.expand("/m/q", "q", 9)).containsExactly("--model-id", "/m/q", "--port", "9", "--max-total-tokens", "4096");
+    NativeCommand ollama = catalog.find("ollama").orElseThrow().nativeCommand().orElseThrow();
+    assertThat(ollama.expand("/m/a$1.gguf", "a\\b", 7)).containsExactly("--serve=a\\b@127.0.0.1:7", "/m/a$1.gguf");
+    assertThat(catalog.find("vllm")).isEqualTo(shipped.find("vllm"));
   }
 
   @Test

@@ -7,9 +7,6 @@ import com.github.dockerjava.api.exception.NotModifiedException;
 /** {@code docker stop} then {@code docker rm}, tolerant of a container already stopped or gone. */
 final class ContainerCleanup {
 
-  /** Seconds a container gets to exit after SIGTERM before it is killed. */
-  static final int STOP_TIMEOUT_SECONDS = 10;
-
   private ContainerCleanup() {}
 
   /**
@@ -21,7 +18,7 @@ final class ContainerCleanup {
     String tag = LifecycleStage.CLEANUP.tag() + " ";
     try {
       sink.log(tag + "Stopping " + container);
-      docker.stopContainerCmd(container).withTimeout(STOP_TIMEOUT_SECONDS).exec();
+      docker.stopContainerCmd(container).withTimeout((int) EngineRunner.STOP_GRACE.toSeconds()).exec();
     } catch (NotModifiedException e) {
       sink.log(tag + container + " had already stopped");
     } catch (NotFoundException e) {

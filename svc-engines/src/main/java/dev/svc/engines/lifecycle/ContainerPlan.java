@@ -89,13 +89,6 @@ public record ContainerPlan(
     words.add(image);
     words.addAll(entrypoint.stream().skip(1).toList());
     words.addAll(args);
-    return String.join(" ", words.stream().map(ContainerPlan::quote).toList());
-  }
-
-  private static String quote(String word) {
-    if (!word.isEmpty() && word.chars().allMatch(c -> Character.isLetterOrDigit(c) || "-_./:=,@+*%".indexOf(c) >= 0)) {
-      return word;
-    }
-    return "'" + word.replace("'", "'\\''") + "'";
+    return ShellWords.join(words);
   }
 }

@@ -17,8 +17,8 @@ import java.util.function.Supplier;
 
 /**
  * Polls an engine's health endpoint until it answers as ready, backing off as the policy says.
- * Anything but ready (503 while loading, another status, no answer yet) is retried; a container
- * that stops running ends the wait at once.
+ * Anything but ready (503 while loading, another status, no answer yet) is retried; an engine
+ * (container or process) that stops running ends the wait at once.
  */
 final class HealthCheck {
 
@@ -29,23 +29,23 @@ final class HealthCheck {
   /** How the wait ended when the engine never became ready. */
   sealed interface Failure permits TimedOut, Exited {
     /** One sentence for the error message. */
-    String describe(String engine, String container, HealthPolicy policy, URI url);
+    String describe(String engine, String instance, HealthPolicy policy, URI url);
   }
 
   /** The timeout passed; {@code lastAnswer} is what the endpoint said last. */
   record TimedOut(String lastAnswer, int attempts) implements Failure {
     @Override
-    public String describe(String engine, String container, HealthPolicy policy, URI url) {
+    public String describe(String engine, String instance, HealthPolicy policy, URI url) {
       return engine + " did not become ready within " + seconds(policy.timeout().toNanos()) + " (" + attempts
           + " check(s) of " + url + ", last answer: " + lastAnswer + ")";
     }
   }
 
-  /** The container stopped; {@code state} describes how. */
+  /** The engine stopped; {@code state} describes how. */
   record Exited(String state) implements Failure {
     @Override
-    public String describe(String engine, String container, HealthPolicy policy, URI url) {
-      return engine + "'s container " + container + " " + state + " before it became ready";
+    public String describe(String engine, String instance, HealthPolicy policy, URI url) {
+      return engine + "'s " + instance + " " + state + " before it became ready";
     }
   }
 
@@ -60,7 +60,7 @@ final class HealthCheck {
   /**
    * Waits for the engine.
    *
-   * @param exitState empty while the container runs, else how it ended
+   * @param exitState empty while the engine runs, else how it ended
    * @return empty when the engine became ready, else why it did not
    */
   Optional<Failure> await(URI url, HealthSuccess rule, Supplier<Optional<String>> exitState, LogSink sink)

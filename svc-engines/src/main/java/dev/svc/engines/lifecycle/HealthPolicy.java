@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * How long and how often the lifecycle polls an engine's health endpoint: the first retry after
  * {@code initialInterval}, each next one after twice the last, at most {@code maxInterval}, until
- * {@code timeout} has passed since the container started.
+ * {@code timeout} has passed since the engine started.
  */
 public record HealthPolicy(Duration initialInterval, Duration maxInterval, Duration timeout) {
 

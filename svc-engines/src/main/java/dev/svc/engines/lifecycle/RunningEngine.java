@@ -8,23 +8,22 @@ import java.net.URI;
  * An engine that passed its health check, as the benchmark sees it.
  *
  * @param engine the catalog entry
- * @param containerId Docker's id of the container
- * @param containerName {@code kitt-<timestamp>}
+ * @param identity the container or local process that serves it
  * @param port the port it serves on, on this host
  * @param modelName the model name to put in requests
  * @param codec how to build requests and read the engine's streamed answers
- * @param gpusRequested whether the container was given the host's GPUs
+ * @param gpusRequested whether a container was given the host's GPUs (false for a local process,
+ *     which sees whatever GPUs the host has)
  */
 public record RunningEngine(
     EngineSpec engine,
-    String containerId,
-    String containerName,
+    EngineIdentity identity,
     int port,
     String modelName,
     EngineCodec codec,
     boolean gpusRequested) {
 
-  /** {@code http://127.0.0.1:<port>}: containers share the host's network. */
+  /** {@code http://127.0.0.1:<port>}: containers share the host's network, local processes listen there. */
   public URI baseUri() {
     return URI.create("http://127.0.0.1:" + port);
   }
@@ -32,5 +31,22 @@ public record RunningEngine(
   /** The URI of a path on the engine, e.g. {@code uri(codec.path(request))}. */
   public URI uri(String path) {
     return baseUri().resolve(path);
+  }
+
+  /** Docker's id of the engine's container; only for an engine in a container. */
+  public String containerId() {
+    return container().id();
+  }
+
+  /** The engine container's name, {@code kitt-<timestamp>}; only for an engine in a container. */
+  public String containerName() {
+    return container().name();
+  }
+
+  private EngineIdentity.Container container() {
+    if (identity instanceof EngineIdentity.Container container) {
+      return container;
+    }
+    throw new IllegalStateException(engine.name() + " runs as " + identity.name() + ", not in a container.");
   }
 }

@@ -10,6 +10,7 @@ import dev.svc.engines.EngineSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What `docker run` each engine gets: flags, engine arguments, GPUs only where the host has them. */
@@ -105,7 +106,7 @@ class ContainerPlanTest {
   void unknownCatalogFlagsAreRefusedNamingTheKnownOnes() {
     EngineSpec base = catalog.find("vllm").orElseThrow();
     EngineSpec odd = new EngineSpec(base.name(), base.images(), base.unsupportedReasons(), base.defaultPort(),
-        base.healthPath(), base.healthSuccess(), base.formats(), base.api(), List.of("--privileged"));
+        base.healthPath(), base.healthSuccess(), base.formats(), base.api(), List.of("--privileged"), Optional.empty());
     EngineLaunch launch = EngineLaunch.builder(odd, Path.of("/srv/models/qwen")).arch(CpuArch.AMD64).build();
 
     assertThatThrownBy(() -> plan(launch, NO_GPU))

@@ -9,9 +9,10 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A child JVM for {@link ShutdownCleanupTest}: starts llama_cpp through the lifecycle and, in the
- * middle of the "benchmark", prints {@code BENCHMARKING <container>} and waits until killed.
+ * middle of the "benchmark", prints {@code BENCHMARKING <container or process>} and waits until killed.
  *
- * <p>Arguments: the engines.yaml override, the model file, the port.
+ * <p>Arguments: the engines.yaml override, the model file, the port, and {@code native} to run the
+ * engine as a local process instead of a container.
  */
 public final class HoldEngineMain {
 
@@ -23,10 +24,13 @@ public final class HoldEngineMain {
         .port(Integer.parseInt(args[2]))
         .extraArgs(LlamaServerImage.CPU_ARGS)
         .build();
-    try (EngineLifecycle lifecycle = new EngineLifecycle(LlamaServerImage.requireDockerWithImage(), GpuProbe.system(),
-        new HealthPolicy(Duration.ofMillis(50), Duration.ofMillis(500), Duration.ofSeconds(60)))) {
-      lifecycle.run(launch, line -> System.out.println(line), engine -> {
-        System.out.println("BENCHMARKING " + engine.containerName());
+    HealthPolicy health = new HealthPolicy(Duration.ofMillis(50), Duration.ofMillis(500), Duration.ofSeconds(60));
+    boolean asProcess = args.length > 3 && args[3].equals("native");
+    try (EngineRunner runner = asProcess
+        ? new NativeLifecycle(health, EngineRunner.STOP_GRACE)
+        : new EngineLifecycle(LlamaServerImage.requireDockerWithImage(), GpuProbe.system(), health)) {
+      runner.run(launch, line -> System.out.println(line), engine -> {
+        System.out.println("BENCHMARKING " + engine.identity().name());
         System.out.flush();
         new CountDownLatch(1).await();
         return null;

@@ -19,12 +19,17 @@ import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.lifecycle.DockerClients;
+import dev.svc.engines.lifecycle.EngineIdentity;
 import dev.svc.engines.lifecycle.EngineImages;
 import dev.svc.engines.lifecycle.EngineLaunch;
 import dev.svc.engines.lifecycle.EngineLifecycle;
 import dev.svc.engines.lifecycle.EngineLifecycleException;
+import dev.svc.engines.lifecycle.EngineRunner;
+import dev.svc.engines.lifecycle.LoopbackPort;
+import dev.svc.engines.lifecycle.NativeLifecycle;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,8 +48,11 @@ import picocli.CommandLine.Option;
  * failed or the engine could not be run, 2 for a usage mistake.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Benchmark a model on an engine: start it in a container, run a suite, write metrics.json.")
+    description = "Benchmark a model on an engine: start it in a container (or as a local process), run a suite, write metrics.json.")
 public final class RunCommand implements Callable<Integer> {
+
+  /** With --native, the engine process's output, in the results directory. */
+  static final String ENGINE_LOG = "engine.log";
 
   @Option(names = {"-m", "--model"}, required = true, description = "Model path (a .gguf file or a model directory).")
   Path model;
@@ -87,7 +95,8 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--force", description = "Run even when the engine cannot load the model's format or platform.")
   boolean force;
 
-  @Option(names = "--native", description = "Run the engine as a local process instead of a container.")
+  @Option(names = "--native", description = "Run the engine as a local process instead of a container, for hosts without"
+      + " Docker: the engine's native command in engines.yaml (e.g. llama-server on the PATH), on 127.0.0.1 and a free port.")
   boolean nativeProcess;
 
   @Option(names = "--home", hidden = true, description = "svc home directory (default: ~/.svc).")
@@ -109,7 +118,7 @@ public final class RunCommand implements Callable<Integer> {
       LoadModel loadModel = load == null ? null : LoadModel.parse(load);
       benchmarks = SuiteRun.select(chosen, only, loadModel);
       if (nativeProcess) {
-        throw new IllegalArgumentException("--native is not available yet: run the engine yourself and pass --endpoint");
+        requireNativeCombination(spec);
       }
       request = new RunRequest(model.toAbsolutePath().normalize(), engine, suite, only, out, autoPull, loadModel,
           Slo.parse(slo), seed, datasetDir != null ? datasetDir : svcHome.datasets(), endpoint, force);
@@ -139,9 +148,9 @@ public final class RunCommand implements Callable<Integer> {
             modelName != null ? modelName : defaultModelName(request.model()), EngineCodec.forApi(spec.api()), null);
         outcome = runner.run(target[0], benchmarks, request);
       } else {
-        outcome = inContainer(spec, request, benchmarks, runner, target);
+        outcome = startingTheEngine(spec, request, benchmarks, runner, target, dir);
       }
-    } catch (EngineLifecycleException | IllegalStateException e) {
+    } catch (EngineLifecycleException | IllegalStateException | IOException e) {
       failure = e.getMessage();
       System.err.println("svc run: " + failure);
     } finally {
@@ -153,14 +162,52 @@ public final class RunCommand implements Callable<Integer> {
     JsonObject config = new JsonObject().put("model", request.model().toString()).put("engine", engine).put("suite", suite)
         .put("benchmark", request.benchmark()).put("load", load).put("slo", slo).put("seed", seed)
         .put("dataset_dir", request.datasetDir().toString()).put("endpoint", endpoint == null ? null : endpoint.toString())
-        .put("force", force).put("auto_pull", autoPull);
+        .put("force", force).put("auto_pull", autoPull).put("native", nativeProcess);
     RunOutput.write(dir, metrics, config, outcome == null ? java.util.Map.of() : outcome.requests());
     System.out.println("Results: " + dir);
     return metrics.getBoolean("passed") ? 0 : 1;
   }
 
-  private SuiteRun.Outcome inContainer(EngineSpec spec, RunRequest request, List<BenchmarkSettings> benchmarks,
-      SuiteRun runner, EngineTarget[] target) {
+  /** --native starts the engine itself: not with an endpoint, no image to pull, and only where engines.yaml says how. */
+  private void requireNativeCombination(EngineSpec spec) {
+    if (endpoint != null) {
+      throw new IllegalArgumentException("--native starts the engine and --endpoint benchmarks one already running: give one");
+    }
+    if (autoPull) {
+      throw new IllegalArgumentException("--auto-pull pulls a container image; --native runs no container");
+    }
+    NativeLifecycle.unavailableReason(spec).ifPresent(reason -> {
+      throw new IllegalArgumentException(reason);
+    });
+  }
+
+  /** Starts the engine (in a container, or as a local process with --native), runs the suite against it, stops it. */
+  private SuiteRun.Outcome startingTheEngine(EngineSpec spec, RunRequest request, List<BenchmarkSettings> benchmarks,
+      SuiteRun runner, EngineTarget[] target, Path dir) throws IOException {
+    EngineLaunch.Builder launch = EngineLaunch.builder(spec, request.model()).force(request.force());
+    if (modelName != null) {
+      launch.modelName(modelName);
+    }
+    String image = null;
+    if (nativeProcess) {
+      launch.port(LoopbackPort.free());
+    } else {
+      image = requireImage(spec);
+    }
+    String containerImage = image;
+    try (EngineRunner lifecycle = nativeProcess ? NativeLifecycle.create() : EngineLifecycle.connect();
+        LifecycleLog log = new LifecycleLog(System.out, nativeProcess ? dir.resolve(ENGINE_LOG) : null)) {
+      return lifecycle.run(launch.build(), log, engine -> {
+        String source = engine.identity() instanceof EngineIdentity.LocalProcess process
+            ? "native:" + process.binary() : containerImage;
+        target[0] = new EngineTarget("127.0.0.1", engine.port(), engine.modelName(), engine.codec(), source);
+        return runner.run(target[0], benchmarks, request);
+      });
+    }
+  }
+
+  /** The engine's image for this machine, which must be on this host unless --auto-pull may pull it. */
+  private String requireImage(EngineSpec spec) throws IOException {
     CpuArch arch = CpuArch.ofThisMachine();
     String image = spec.image(arch).orElseThrow(() -> new IllegalStateException(spec.name() + " has no image for " + arch));
     try (var docker = DockerClients.connect()) {
@@ -168,21 +215,8 @@ public final class RunCommand implements Callable<Integer> {
         throw new IllegalStateException("The image " + image + " is not on this host: pass --auto-pull, or run svc engines setup "
             + spec.name());
       }
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException("Cannot reach Docker: " + e.getMessage(), e);
     }
-    EngineLaunch.Builder launch = EngineLaunch.builder(spec, request.model()).force(request.force());
-    if (modelName != null) {
-      launch.modelName(modelName);
-    }
-    try (EngineLifecycle lifecycle = EngineLifecycle.connect()) {
-      return lifecycle.run(launch.build(), line -> System.out.println("  " + line), engine -> {
-        target[0] = new EngineTarget("127.0.0.1", engine.port(), engine.modelName(), engine.codec(), image);
-        return runner.run(target[0], benchmarks, request);
-      });
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException("Cannot close the Docker client: " + e.getMessage(), e);
-    }
+    return image;
   }
 
   private static String defaultModelName(Path model) {

@@ -6,14 +6,21 @@ import dev.svc.bench.emulator.EmulatorOptions;
 import dev.svc.bench.emulator.EngineEmulator;
 import com.github.dockerjava.api.DockerClient;
 import dev.svc.core.metrics.MetricKeys;
+import dev.svc.engines.fixtures.LlamaServerBinary;
 import dev.svc.engines.fixtures.LlamaServerImage;
 import dev.svc.engines.fixtures.TinyLlamaGguf;
+import dev.svc.engines.lifecycle.NativeLifecycle;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -164,8 +171,107 @@ class RunCommandTest {
     } finally {
       assertThat(docker.listContainersCmd().withShowAll(true).exec())
           .as("containers left behind").noneMatch(c -> LlamaServerImage.TAG.equals(c.getImage())
-              && java.util.Arrays.stream(c.getNames()).anyMatch(n -> n.startsWith("/kitt-")));
+              && Arrays.stream(c.getNames()).anyMatch(n -> n.startsWith("/kitt-")));
     }
+  }
+
+  @Test
+  void aNativeQuickRunOnTheRealLlamaServerWritesACompleteResultAndLeavesNoProcess() throws Exception {
+    Path binary = LlamaServerBinary.require();
+    Path home = temp.resolve("native-home");
+    LlamaServerBinary.writeEngineOverride(home);
+    Path model = TinyLlamaGguf.write(Files.createDirectories(temp.resolve("models")).resolve("tiny.gguf"));
+    Path out = temp.resolve("native");
+
+    int exit = new CommandLine(new SvcCommand()).execute("run", "--home", home.toString(), "--native",
+        "-m", model.toString(), "-e", "llama_cpp", "-s", "quick", "-o", out.toString());
+
+    assertThat(exit).isZero();
+    JsonObject metrics = new JsonObject(Files.readString(out.resolve("metrics.json")));
+    assertThat(metrics.fieldNames()).containsAll(MetricKeys.TOP_LEVEL);
+    assertThat(metrics.getString(MetricKeys.ENGINE)).isEqualTo("llama_cpp");
+    assertThat(metrics.getString(MetricKeys.ENGINE_IMAGE)).isEqualTo("native:" + binary);
+    assertThat(metrics.getBoolean(MetricKeys.PASSED)).isTrue();
+    JsonObject throughput = metrics.getJsonArray(MetricKeys.RESULTS).getJsonObject(0);
+    assertThat(throughput.getString(MetricKeys.TEST_NAME)).isEqualTo("throughput");
+    JsonObject m = throughput.getJsonObject(MetricKeys.METRICS);
+    assertThat(m.fieldNames()).containsAll(MetricKeys.PERFORMANCE);
+    assertThat(m.getString(MetricKeys.TOKEN_COUNT_SOURCE)).isEqualTo(MetricKeys.TOKEN_COUNT_USAGE);
+    assertThat(m.getLong(MetricKeys.ERROR_COUNT)).isZero();
+    // the tiny model never emits EOS: the quick suite's 20 requests run to exactly 128 tokens each
+    assertThat(m.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(20L * 128);
+    assertThat(m.getJsonObject(MetricKeys.TTFT_MS).getDouble(MetricKeys.P50)).isPositive();
+    JsonObject config = new JsonObject(Files.readString(out.resolve("config.json")));
+    assertThat(config.getBoolean("native")).isTrue();
+    assertThat(config.getBoolean("auto_pull")).isFalse();
+    // the engine's own output is kept beside the results, without the log tag
+    assertThat(Files.readAllLines(out.resolve(RunCommand.ENGINE_LOG)))
+        .anyMatch(line -> line.contains("listening on http://127.0.0.1:"))
+        .noneMatch(line -> line.startsWith(NativeLifecycle.OUTPUT_TAG));
+    assertThat(ProcessHandle.current().descendants()).as("llama-server processes left behind")
+        .noneMatch(p -> p.info().command().filter(binary.toString()::equals).isPresent());
+  }
+
+  @Test
+  void aNativeEngineWhoseBinaryIsMissingFailsWithASentenceAndExitsOne() throws Exception {
+    Path home = Files.createDirectories(temp.resolve("missing-binary-home"));
+    Path missing = temp.resolve("no-such-dir/llama-server");
+    Files.writeString(home.resolve("engines.yaml"), "engines:\n  llama_cpp:\n    native:\n      binary: \"" + missing + "\"\n");
+    Path model = TinyLlamaGguf.write(Files.createDirectories(temp.resolve("models")).resolve("tiny.gguf"));
+    Path out = temp.resolve("missing-binary");
+
+    Captured run = captureStderr(() -> new CommandLine(new SvcCommand()).execute("run", "--home", home.toString(),
+        "--native", "-m", model.toString(), "-e", "llama_cpp", "-s", "quick", "-o", out.toString()));
+
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.stderr()).contains("svc run: llama_cpp cannot run natively: " + missing + " does not exist")
+        .doesNotContain("Exception").doesNotContain("\tat ");
+    JsonObject metrics = new JsonObject(Files.readString(out.resolve("metrics.json")));
+    assertThat(metrics.getBoolean(MetricKeys.PASSED)).isFalse();
+    assertThat(metrics.getString("error")).contains(missing + " does not exist");
+    assertThat(metrics.getValue(MetricKeys.ENGINE_IMAGE)).isNull();
+  }
+
+  @Test
+  void nativeRefusesAnEndpointAnAutoPullAndAnEngineWithoutANativeCommand() throws Exception {
+    Path out = temp.resolve("never");
+    Path model = TinyLlamaGguf.write(Files.createDirectories(temp.resolve("models")).resolve("tiny.gguf"));
+    String[] common = {"run", "--home", temp.resolve("home").toString(), "--native", "-m", model.toString(),
+        "-o", out.toString()};
+
+    Captured withEndpoint = captureStderr(() -> run("-e", "llama_cpp", "--native", "-o", out.toString()));
+    Captured withPull = captureStderr(() -> new CommandLine(new SvcCommand()).execute(
+        concat(common, "-e", "llama_cpp", "--auto-pull")));
+    Captured ollama = captureStderr(() -> new CommandLine(new SvcCommand()).execute(concat(common, "-e", "ollama")));
+
+    assertThat(withEndpoint.exit()).isEqualTo(2);
+    assertThat(withEndpoint.stderr()).contains("--native starts the engine and --endpoint benchmarks one already running");
+    assertThat(withPull.exit()).isEqualTo(2);
+    assertThat(withPull.stderr()).contains("--auto-pull pulls a container image; --native runs no container");
+    assertThat(ollama.exit()).isEqualTo(2);
+    assertThat(ollama.stderr()).contains("svc run: ollama cannot run as a local process: the engine catalog gives it no"
+        + " native command (engines.ollama.native in engines.yaml). Run it yourself and pass its URL with --endpoint.");
+    assertThat(out).doesNotExist();
+  }
+
+  private record Captured(int exit, String stderr) {}
+
+  private static Captured captureStderr(IntSupplier command) {
+    PrintStream original = System.err;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    try {
+      int exit = command.getAsInt();
+      return new Captured(exit, bytes.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setErr(original);
+    }
+  }
+
+  private static String[] concat(String[] first, String... rest) {
+    String[] all = Arrays.copyOf(first, first.length + rest.length);
+    System.arraycopy(rest, 0, all, first.length, rest.length);
+    return all;
   }
 
   @Test
@@ -175,7 +281,6 @@ class RunCommandTest {
     assertThat(run("-e", "llama_cpp", "-s", "nonesuch", "-o", out.toString())).isEqualTo(2);
     assertThat(run("-e", "llama_cpp", "-s", "quick", "-b", "mmlu", "-o", out.toString())).isEqualTo(2);
     assertThat(run("-e", "llama_cpp", "--load", "burst:3", "-o", out.toString())).isEqualTo(2);
-    assertThat(run("-e", "llama_cpp", "--native", "-o", out.toString())).isEqualTo(2);
     assertThat(out).doesNotExist();
   }
 }
