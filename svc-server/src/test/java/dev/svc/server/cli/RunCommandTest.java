@@ -139,7 +139,8 @@ class RunCommandTest {
     Path home = temp.resolve("docker-home");
     LlamaServerImage.writeEngineOverride(home);
     Files.createDirectories(temp.resolve("models"));
-    Path model = TinyLlamaGguf.write(temp.resolve("models/tiny.gguf"));
+    // the timing shape: its prompts take tens of ms, so TTFT can be compared with the server's prompt time
+    Path model = TinyLlamaGguf.write(temp.resolve("models/tiny.gguf"), TinyLlamaGguf.Shape.TIMING, 42L);
     Path out = temp.resolve("llama");
     try {
       int exit = new CommandLine(new SvcCommand()).execute("run", "--home", home.toString(), "-m", model.toString(),
@@ -162,12 +163,19 @@ class RunCommandTest {
       // the tiny model never emits EOS: every request runs to exactly max_tokens (latency: 30 × 64)
       JsonObject latency = results.getJsonObject(1).getJsonObject(MetricKeys.METRICS);
       assertThat(latency.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(30L * 64);
-      // the decode rate the client measured agrees with llama.cpp's own timings within 20 %
+      // the decode rate and TTFT the client measured agree with llama.cpp's own timings within 20 %:
+      // llama.cpp sends the first token as soon as the prompt is processed, so its TTFT is prompt_ms
       JsonObject server = latency.getJsonObject(MetricKeys.SERVER_TIMINGS);
       assertThat(server.getInteger("requests")).isEqualTo(30);
       double serverRate = server.getJsonObject(MetricKeys.DECODE_RATE_TPS).getDouble(MetricKeys.P50);
       double clientRate = latency.getJsonObject(MetricKeys.DECODE_RATE_TPS).getDouble(MetricKeys.P50);
-      assertThat(clientRate).isCloseTo(serverRate, org.assertj.core.data.Percentage.withPercentage(20));
+      assertThat(clientRate).as("client decode rate p50 %s tokens/s against llama.cpp's %s", clientRate, serverRate)
+          .isCloseTo(serverRate, org.assertj.core.data.Percentage.withPercentage(20));
+      double serverTtft = server.getJsonObject("prompt_ms").getDouble(MetricKeys.P50);
+      double clientTtft = latency.getJsonObject(MetricKeys.TTFT_MS).getDouble(MetricKeys.P50);
+      assertThat(serverTtft).as("prompt time of the timing model").isGreaterThan(10);
+      assertThat(clientTtft).as("client TTFT p50 %s ms against llama.cpp's prompt_ms p50 %s ms", clientTtft, serverTtft)
+          .isCloseTo(serverTtft, org.assertj.core.data.Percentage.withPercentage(20));
     } finally {
       assertThat(docker.listContainersCmd().withShowAll(true).exec())
           .as("containers left behind").noneMatch(c -> LlamaServerImage.TAG.equals(c.getImage())
