@@ -37,7 +37,11 @@ record Completion(boolean chat, boolean stream, boolean includeUsage, String id,
   }
 
   Buffer tokenChunk(int i) {
-    String text = pieces.get(i);
+    return tokenChunk(i, pieces.get(i));
+  }
+
+  /** Token i's chunk carrying {@code text} instead of the planned piece (the emulator's clock stamps). */
+  Buffer tokenChunk(int i, String text) {
     boolean last = i == pieces.size() - 1;
     JsonObject choice = chat
         ? new JsonObject().put("index", 0).put("delta", new JsonObject().put("content", text))

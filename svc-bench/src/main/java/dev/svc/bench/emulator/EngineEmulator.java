@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class EngineEmulator {
 
   public static final String MODEL_ID = "emulator";
+  private static final String STAMP_MARK = "@stamp@";
 
   private final Vertx vertx;
   private final EmulatorOptions options;
@@ -111,6 +112,7 @@ public final class EngineEmulator {
     private final Completion completion;
     private int next;
     private long lastDue;
+    private Buffer[] template;
     boolean closed;
 
     Emission(HttpServerResponse response, Completion completion) {
@@ -147,12 +149,30 @@ public final class EngineEmulator {
           return;
         }
         lastDue = due;
-        response.write(completion.tokenChunk(next));
+        response.write(options.stamps() ? stamped(next) : completion.tokenChunk(next));
         next++;
       }
       if (!closed) {
         response.end(completion.tail());
       }
+    }
+
+    /**
+     * Token i's chunk whose text is the clock now. All but the last chunk differ only in that text,
+     * so they are cut from one encoded template: the stamp is taken as late as possible and the
+     * emulator's own work stays small beside the client it measures.
+     */
+    private Buffer stamped(int i) {
+      if (i == completion.pieces().size() - 1) {
+        return completion.tokenChunk(i, " " + System.nanoTime());
+      }
+      if (template == null) {
+        String json = completion.tokenChunk(i, STAMP_MARK).toString();
+        int at = json.indexOf(STAMP_MARK);
+        template = new Buffer[] {Buffer.buffer(json.substring(0, at)), Buffer.buffer(json.substring(at + STAMP_MARK.length()))};
+      }
+      Buffer out = Buffer.buffer(template[0].length() + 24 + template[1].length()).appendBuffer(template[0]);
+      return out.appendString(" " + System.nanoTime()).appendBuffer(template[1]);
     }
 
     /** The planned time of token i: after TTFT or one inter-token delay (with jitter), never inside a stall. */

@@ -13,18 +13,23 @@ import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.DoubleStream;
 
 /**
- * The load generator's own capacity on this machine, against the emulator in the same JVM:
+ * The load generator's own capacity on this machine, against the engine emulator:
  * (1) the highest sustained rate of non-streaming requests, closed loop at several concurrencies;
- * (2) many concurrent streams, with the client's overhead per request measured as observed TTFT
- * minus the emulator's exact TTFT (an upper bound: it includes the emulator's own work);
+ * (2) many concurrent streams from an emulator in its own process, with the client's delay per
+ * chunk measured from the emulator's write stamp in each chunk to the client's arrival time;
  * (3) the open-loop client's schedule lag (t_send − t_sched) at a high rate.
- * Prints figures; asserts nothing. Usage: scripts/bench-loadgen [streams] [seconds].
+ * Prints figures; asserts nothing. Usage: scripts/bench-loadgen [streams] [seconds] [phases, e.g. 13].
  */
 public final class LoadGeneratorBenchmark {
+
+  /** Seconds of the streams' load sent before the measured run, to let the JIT finish. */
+  static final int WARMUP_S = 25;
 
   private LoadGeneratorBenchmark() {
   }
@@ -32,13 +37,21 @@ public final class LoadGeneratorBenchmark {
   public static void main(String[] args) throws Exception {
     int streams = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors()));
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())
+        .setPreferNativeTransport(true));
     try {
-      System.out.printf("machine: %d cores, Java %s%n", Runtime.getRuntime().availableProcessors(),
-          System.getProperty("java.version"));
-      nonStreamingRate(vertx, seconds);
-      concurrentStreams(vertx, streams);
-      scheduleLag(vertx, seconds);
+      System.out.printf("machine: %d cores, Java %s, %s, native transport: %s%n", Runtime.getRuntime().availableProcessors(),
+          System.getProperty("java.version"), garbageCollectors(), vertx.isNativeTransportEnabled());
+      String phases = args.length > 2 ? args[2] : "123";
+      if (phases.contains("1")) {
+        nonStreamingRate(vertx, seconds);
+      }
+      if (phases.contains("2")) {
+        concurrentStreams(vertx, streams);
+      }
+      if (phases.contains("3")) {
+        scheduleLag(vertx, seconds);
+      }
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
@@ -71,50 +84,122 @@ public final class LoadGeneratorBenchmark {
 
   private static void concurrentStreams(Vertx vertx, int streams) throws Exception {
     // Streams arrive as a Poisson process and each lasts ~5 s, so about `streams` are open at once
-    // without all of them starting (or emitting) in the same instant.
+    // without all of them starting (or emitting) in the same instant. The emulator runs in its own
+    // process and stamps each token with its clock when it wrote it; the client's delay per chunk
+    // is its arrival time minus that stamp (one monotonic clock for the whole host).
     double ttft = 1000;
     double itl = 100;
     int tokens = 40;
     double lifetimeS = (ttft + (tokens - 1) * itl) / 1000;
     double rate = streams / lifetimeS;
     int count = (int) (rate * lifetimeS * 2.5);
-    EngineEmulator emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(ttft, itl, tokens)));
-    StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), streams * 2, 60_000);
-    LoadRunner runner = new LoadRunner(vertx, client);
-    List<RequestRecord> measured = await(runner.run(LoadModel.poisson(rate), count, 0, 3,
-        LoadGeneratorBenchmark::stream)).measured();
-    failOnErrors(measured);
-    DistributionSummary overhead = DistributionSummary.of(measured.stream().mapToDouble(r -> r.ttftMs() - ttft).toArray());
-    DistributionSummary gapError = DistributionSummary.of(measured.stream()
-        .flatMapToDouble(r -> java.util.Arrays.stream(r.gapsMs())).map(g -> Math.abs(g - itl)).toArray());
-    long tokensSeen = measured.stream().mapToLong(RequestRecord::outputTokens).sum();
-    System.out.printf("%n2. Concurrent streams: poisson:%.0f for %d streams of %.1f s each (emulator: TTFT %.0f ms, %d tokens "
-        + "%.0f ms apart); at most %d open at once; %d tokens received%n", rate, count, lifetimeS, ttft, tokens, itl,
-        peakOpen(measured), tokensSeen);
-    System.out.printf("   client overhead = observed TTFT - %.0f ms:  p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms%n",
-        ttft, overhead.p50(), overhead.p90(), overhead.p99(), overhead.max());
-    System.out.printf("   |inter-chunk gap - %.0f ms|:               p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms%n",
-        itl, gapError.p50(), gapError.p90(), gapError.p99(), gapError.max());
-    await(client.close());
-    await(emulator.close());
+    try (EmulatorProcess emulator = EmulatorProcess.start(ttft, itl, tokens)) {
+      StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), streams * 2, 60_000);
+      LoadRunner runner = new LoadRunner(vertx, client);
+      // The same load for WARMUP_S first, not measured: until the JIT has compiled both processes'
+      // paths (over 10 s on 2 cores, its threads competing with the work), chunks wait tens of ms.
+      failOnErrors(await(runner.run(LoadModel.poisson(rate), (int) (rate * WARMUP_S), 0, 5,
+          LoadGeneratorBenchmark::stream)).measured());
+      List<RequestRecord> measured = await(runner.run(LoadModel.poisson(rate), count, 0, 3,
+          LoadGeneratorBenchmark::stream)).measured();
+      failOnErrors(measured);
+      OpenStreams open = OpenStreams.of(measured);
+      int full = (int) (streams * 0.95);
+      ChunkDelays delays = ChunkDelays.of(measured, open, full);
+      long tokensSeen = measured.stream().mapToLong(RequestRecord::outputTokens).sum();
+      System.out.printf("%n2. Concurrent streams: poisson:%.0f for %d streams of %.1f s each (emulator in its own process: "
+          + "TTFT %.0f ms, %d tokens %.0f ms apart), after %d s of the same load to warm up; at most %d open at once; "
+          + "%d tokens received%n", rate, count, lifetimeS, ttft, tokens, itl, WARMUP_S, open.peak(), tokensSeen);
+      print("client delay per chunk (arrival - emulator's write stamp)", delays.all());
+      print("  chunks that arrived while " + full + "+ streams were open (" + delays.fullLoadChunks() + ")",
+          delays.atFullLoad());
+      print("  first chunks (the TTFT path)", delays.first());
+      DistributionSummary late = DistributionSummary.of(measured.stream().mapToDouble(r -> r.ttftMs() - ttft).toArray());
+      print("observed TTFT - 1000 ms (adds the emulator's own lateness)", late);
+      await(client.close());
+    }
   }
 
-  /** The most requests open at the same time (between their t_send and t_end). */
-  static int peakOpen(List<RequestRecord> records) {
-    long[][] events = new long[records.size() * 2][];
-    int i = 0;
-    for (RequestRecord r : records) {
-      events[i++] = new long[] {r.send(), 1};
-      events[i++] = new long[] {r.end(), -1};
+  private static String garbageCollectors() {
+    return String.join(" + ", java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .map(java.lang.management.GarbageCollectorMXBean::getName).toList());
+  }
+
+  private static void print(String label, DistributionSummary d) {
+    System.out.printf("   %-68s p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms%n", label + ":", d.p50(), d.p90(), d.p99(),
+        d.max());
+  }
+
+  /**
+   * Per chunk, the client's arrival time minus the emulator's stamp in that chunk's text, in ms:
+   * every chunk, those that arrived while at least {@code full} streams were open, and first chunks.
+   */
+  record ChunkDelays(DistributionSummary all, DistributionSummary atFullLoad, int fullLoadChunks, DistributionSummary first) {
+
+    static ChunkDelays of(List<RequestRecord> records, OpenStreams open, int fullLoad) {
+      DoubleStream.Builder all = DoubleStream.builder();
+      DoubleStream.Builder atFull = DoubleStream.builder();
+      double[] first = new double[records.size()];
+      for (int r = 0; r < records.size(); r++) {
+        RequestRecord record = records.get(r);
+        String[] stamps = record.text().trim().split(" ");
+        if (stamps.length != record.chunks().length) {
+          throw new IllegalStateException("Expected one stamp per chunk, got " + stamps.length + " stamps for "
+              + record.chunks().length + " chunks");
+        }
+        for (int i = 0; i < stamps.length; i++) {
+          long arrival = record.chunks()[i];
+          double delay = (arrival - Long.parseLong(stamps[i])) / 1e6;
+          all.add(delay);
+          if (open.at(arrival) >= fullLoad) {
+            atFull.add(delay);
+          }
+          if (i == 0) {
+            first[r] = delay;
+          }
+        }
+      }
+      double[] full = atFull.build().toArray();
+      return new ChunkDelays(DistributionSummary.of(all.build().toArray()), DistributionSummary.of(full), full.length,
+          DistributionSummary.of(first));
     }
-    java.util.Arrays.sort(events, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
-    int open = 0;
-    int peak = 0;
-    for (long[] e : events) {
-      open += (int) e[1];
-      peak = Math.max(peak, open);
+  }
+
+  /** How many requests were open (between their t_send and t_end) at each moment of a run. */
+  record OpenStreams(long[] times, int[] counts) {
+
+    static OpenStreams of(List<RequestRecord> records) {
+      long[][] events = new long[records.size() * 2][];
+      int i = 0;
+      for (RequestRecord r : records) {
+        events[i++] = new long[] {r.send(), 1};
+        events[i++] = new long[] {r.end(), -1};
+      }
+      Arrays.sort(events, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+      long[] times = new long[events.length];
+      int[] counts = new int[events.length];
+      int open = 0;
+      for (int e = 0; e < events.length; e++) {
+        open += (int) events[e][1];
+        times[e] = events[e][0];
+        counts[e] = open;
+      }
+      return new OpenStreams(times, counts);
     }
-    return peak;
+
+    /** Requests open at {@code time}. */
+    int at(long time) {
+      int index = Arrays.binarySearch(times, time);
+      int last = index >= 0 ? index : -index - 2;
+      while (index >= 0 && last + 1 < times.length && times[last + 1] == time) {
+        last++;
+      }
+      return last < 0 ? 0 : counts[last];
+    }
+
+    int peak() {
+      return Arrays.stream(counts).max().orElse(0);
+    }
   }
 
   private static void scheduleLag(Vertx vertx, int seconds) throws Exception {

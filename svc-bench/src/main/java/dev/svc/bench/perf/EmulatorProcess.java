@@ -1,0 +1,76 @@
+package dev.svc.bench.perf;
+
+import dev.svc.bench.emulator.EmulatorOptions;
+import dev.svc.bench.emulator.EngineEmulator;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The engine emulator in a process of its own, for {@link LoadGeneratorBenchmark}: its work then
+ * does not share the client's JVM (heap, GC, JIT, event loops). Streamed tokens carry the
+ * emulator's clock stamps. Like the benchmark, it runs ZGC (collections concurrent, pauses far
+ * below a millisecond) on Netty's native epoll transport. Prints {@code port N} once listening and exits when its standard input
+ * closes, so it never outlives the benchmark.
+ */
+public final class EmulatorProcess implements AutoCloseable {
+
+  private final Process process;
+  private final int port;
+
+  private EmulatorProcess(Process process, int port) {
+    this.process = process;
+    this.port = port;
+  }
+
+  /** Starts a JVM on this JVM's class path running the emulator with this timing (stamped tokens). */
+  public static EmulatorProcess start(double ttftMs, double itlMs, int tokens) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process process = new ProcessBuilder(List.of(java, "-XX:+UseZGC", "-Xms1g", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+        EmulatorProcess.class.getName(), String.valueOf(ttftMs), String.valueOf(itlMs), String.valueOf(tokens)))
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    String line = out.readLine();
+    if (line == null || !line.startsWith("port ")) {
+      process.destroyForcibly();
+      throw new IOException("The emulator process did not start: " + line);
+    }
+    return new EmulatorProcess(process, Integer.parseInt(line.substring(5).trim()));
+  }
+
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public void close() throws Exception {
+    process.getOutputStream().close();
+    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    EmulatorOptions options = EmulatorOptions.instant(0)
+        .withTiming(Double.parseDouble(args[0]), Double.parseDouble(args[1]), Integer.parseInt(args[2])).withStamps();
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setPreferNativeTransport(true));
+    EngineEmulator emulator = emulatorOf(vertx, options);
+    System.out.println("port " + emulator.port());
+    System.out.flush();
+    while (System.in.read() >= 0) {
+      // runs until the benchmark closes our standard input
+    }
+    emulator.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  private static EngineEmulator emulatorOf(Vertx vertx, EmulatorOptions options) throws Exception {
+    return EngineEmulator.start(vertx, options).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+}
