@@ -39,7 +39,11 @@ public interface MemoryTracker {
 
   /** Picks the tracker for this host (blocking: runs nvidia-smi once). */
   static MemoryTracker detect(NvidiaSmi smi) {
-    NvidiaSmi.Listing listing = smi.gpus();
+    return detect(smi, smi.gpus());
+  }
+
+  /** Picks the tracker for the GPUs {@code listing} found (read once for a whole run). */
+  static MemoryTracker detect(NvidiaSmi smi, NvidiaSmi.Listing listing) {
     if (listing.gpus().isEmpty()) {
       String reason = "no GPU: " + listing.problem();
       return () -> Tracking.unavailable(reason);

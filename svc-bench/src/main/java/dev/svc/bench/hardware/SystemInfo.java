@@ -26,11 +26,15 @@ public final class SystemInfo {
   }
 
   public static JsonObject collect(NvidiaSmi smi) {
+    return collect(smi, smi.gpus());
+  }
+
+  /** The fingerprint with the GPUs {@code listing} found (read once for a whole run). */
+  public static JsonObject collect(NvidiaSmi smi, NvidiaSmi.Listing listing) {
     oshi.SystemInfo oshi = new oshi.SystemInfo();
     HardwareAbstractionLayer hal = oshi.getHardware();
     CentralProcessor cpu = hal.getProcessor();
     OperatingSystem os = oshi.getOperatingSystem();
-    NvidiaSmi.Listing listing = smi.gpus();
     List<GpuInfo> gpus = listing.gpus();
 
     JsonObject out = new JsonObject();

@@ -133,8 +133,9 @@ public final class RunCommand implements Callable<Integer> {
     Path dir = out != null ? out : svcHome.results().resolve(safe(request.model().getFileName().toString()))
         .resolve(engine).resolve(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC)));
     NvidiaSmi smi = NvidiaSmi.system();
-    JsonObject systemInfo = SystemInfo.collect(smi);
-    MemoryTracker memory = MemoryTracker.detect(smi);
+    NvidiaSmi.Listing gpus = smi.gpus(); // once: the fingerprint and the memory tracker both need it
+    JsonObject systemInfo = SystemInfo.collect(smi, gpus);
+    MemoryTracker memory = MemoryTracker.detect(smi, gpus);
     String startedAt = SuiteRun.startedAt();
     long started = System.nanoTime();
     // the native epoll transport where there is one: reading a stream costs the client less
