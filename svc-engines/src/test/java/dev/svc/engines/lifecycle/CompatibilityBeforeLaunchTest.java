@@ -9,7 +9,6 @@ import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.codec.GenerationRequest;
 import dev.svc.engines.fixtures.CodecStream;
 import dev.svc.engines.fixtures.EngineContainers;
-import dev.svc.engines.fixtures.FreePort;
 import dev.svc.engines.fixtures.LlamaServerImage;
 import dev.svc.engines.fixtures.RecordingSink;
 import dev.svc.engines.fixtures.TinyLlamaGguf;
@@ -95,7 +94,7 @@ class CompatibilityBeforeLaunchTest {
     // a GGUF file under a PyTorch name: the rules refuse it for llama_cpp, llama-server loads it anyway
     Path disguised = Files.move(TinyLlamaGguf.write(models.resolve("tiny.gguf")), models.resolve("tiny.bin"));
     EngineLaunch.Builder launch = EngineLaunch.builder(catalog.find("llama_cpp").orElseThrow(), disguised)
-        .port(FreePort.pick())
+        .port(LoopbackPort.free())
         .extraArgs(LlamaServerImage.CPU_ARGS);
 
     assertThatThrownBy(() -> lifecycle().run(launch.build(), log, engine -> null))
@@ -118,7 +117,7 @@ class CompatibilityBeforeLaunchTest {
     CpuArch here = CpuArch.ofThisMachine();
     EngineLaunch launch = EngineLaunch.builder(catalog.find("llama_cpp").orElseThrow(), gguf)
         .arch(here)
-        .port(FreePort.pick())
+        .port(LoopbackPort.free())
         .extraArgs(LlamaServerImage.CPU_ARGS)
         .build();
 

@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.codec.GenerationRequest;
 import dev.svc.engines.fixtures.CodecStream;
 import dev.svc.engines.fixtures.EngineContainers;
-import dev.svc.engines.fixtures.FreePort;
 import dev.svc.engines.fixtures.LlamaServerImage;
+import dev.svc.engines.fixtures.NeverReady;
 import dev.svc.engines.fixtures.RecordingSink;
 import dev.svc.engines.fixtures.TinyLlamaGguf;
 import java.io.IOException;
@@ -20,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,7 +65,7 @@ class LlamaCppLifecycleTest {
 
   private EngineLaunch.Builder launch(EngineSpec engine, Path modelPath) {
     return EngineLaunch.builder(engine, modelPath)
-        .port(FreePort.pick())
+        .port(LoopbackPort.free())
         .env("HF_TOKEN", SECRET)
         .extraArgs(LlamaServerImage.CPU_ARGS);
   }
@@ -192,11 +190,7 @@ class LlamaCppLifecycleTest {
 
   @Test
   void healthTimeoutStopsAndRemovesTheContainerAndCarriesItsLog() throws IOException {
-    Path home = dir.resolve("never-ready");
-    LlamaServerImage.writeEngineOverride(home);
-    Files.writeString(home.resolve("engines.yaml"), "    health:\n      path: /never-ready\n",
-        java.nio.file.StandardOpenOption.APPEND);
-    EngineSpec neverReady = EngineCatalog.load(Optional.of(home.resolve("engines.yaml"))).find("llama_cpp").orElseThrow();
+    EngineSpec neverReady = NeverReady.llamaCpp(LlamaServerImage.writeEngineOverride(dir.resolve("never-ready")));
     EngineLaunch launch = launch(neverReady, model).build();
 
     long start = System.nanoTime();
@@ -222,7 +216,7 @@ class LlamaCppLifecycleTest {
 
   @Test
   void aSuiteRunsItsEnginesOneAfterAnother() {
-    int port = FreePort.pick();
+    int port = LoopbackPort.free();
     // the same port for both: overlapping engines could not both bind it
     List<EngineLaunch> suite = List.of(
         launch(llamaCpp, model).port(port).build(),

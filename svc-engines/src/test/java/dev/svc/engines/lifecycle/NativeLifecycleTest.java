@@ -7,8 +7,8 @@ import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.codec.GenerationRequest;
 import dev.svc.engines.fixtures.CodecStream;
-import dev.svc.engines.fixtures.FreePort;
 import dev.svc.engines.fixtures.LlamaServerBinary;
+import dev.svc.engines.fixtures.NeverReady;
 import dev.svc.engines.fixtures.LlamaServerImage;
 import dev.svc.engines.fixtures.RecordingSink;
 import dev.svc.engines.fixtures.TinyLlamaGguf;
@@ -59,7 +59,7 @@ class NativeLifecycleTest {
 
   private EngineLaunch.Builder launch(EngineSpec engine, Path modelPath) {
     return EngineLaunch.builder(engine, modelPath)
-        .port(FreePort.pick())
+        .port(LoopbackPort.free())
         .env("HF_TOKEN", SECRET)
         .extraArgs(LlamaServerImage.CPU_ARGS);
   }
@@ -165,9 +165,7 @@ class NativeLifecycleTest {
 
   @Test
   void healthTimeoutStopsTheProcessAndCarriesItsOutput() throws IOException {
-    Path override = LlamaServerBinary.writeEngineOverride(dir.resolve("never-ready"));
-    Files.writeString(override, "    health:\n      path: /never-ready\n", java.nio.file.StandardOpenOption.APPEND);
-    EngineSpec neverReady = EngineCatalog.load(Optional.of(override)).find("llama_cpp").orElseThrow();
+    EngineSpec neverReady = NeverReady.llamaCpp(LlamaServerBinary.writeEngineOverride(dir.resolve("never-ready")));
 
     assertThatThrownBy(() -> lifecycle(Duration.ofSeconds(2)).run(launch(neverReady, model).build(), log, engine -> {
       throw new AssertionError("an engine that never gets ready must not reach the benchmark");
@@ -210,7 +208,7 @@ class NativeLifecycleTest {
     NativeLifecycle lifecycle = new NativeLifecycle(
         new HealthPolicy(Duration.ofMillis(20), Duration.ofMillis(100), Duration.ofSeconds(1)), Duration.ofMillis(500));
 
-    assertThatThrownBy(() -> lifecycle.run(EngineLaunch.builder(stubborn, model).port(FreePort.pick()).build(), log,
+    assertThatThrownBy(() -> lifecycle.run(EngineLaunch.builder(stubborn, model).port(LoopbackPort.free()).build(), log,
         engine -> {
           throw new AssertionError("an engine that never listens must not reach the benchmark");
         }))
@@ -254,7 +252,7 @@ class NativeLifecycleTest {
     Path weights = Files.createDirectories(models.resolve("qwen"));
     Files.writeString(weights.resolve("model.safetensors"), "weights");
     assertThatThrownBy(() -> lifecycle(Duration.ofSeconds(5)).run(EngineLaunch.builder(catalog.find("vllm").orElseThrow(),
-        weights).port(FreePort.pick()).build(), log, engine -> null))
+        weights).port(LoopbackPort.free()).build(), log, engine -> null))
         .isInstanceOfSatisfying(EngineLifecycleException.class, e -> {
           assertThat(e.stage()).isEqualTo(LifecycleStage.CREATE);
           assertThat(e.getMessage()).startsWith("vllm cannot run natively: svc-test-no-such-engine-binary is not on the PATH (")

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.DockerClient;
 import dev.svc.engines.fixtures.EngineContainers;
-import dev.svc.engines.fixtures.FreePort;
 import dev.svc.engines.fixtures.LlamaServerBinary;
 import dev.svc.engines.fixtures.LlamaServerImage;
 import dev.svc.engines.fixtures.TinyLlamaGguf;
@@ -95,7 +94,7 @@ class ShutdownCleanupTest {
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     output = dir.resolve("child.log");
     List<String> command = new ArrayList<>(List.of(java, "-cp", classpath, HoldEngineMain.class.getName(),
-        override.toString(), model.toString(), Integer.toString(FreePort.pick())));
+        override.toString(), model.toString(), Integer.toString(LoopbackPort.free())));
     command.addAll(List.of(mode));
     return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
   }
