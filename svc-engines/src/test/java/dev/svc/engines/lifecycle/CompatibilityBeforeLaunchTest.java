@@ -3,10 +3,10 @@ package dev.svc.engines.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.github.dockerjava.api.DockerClient;
 import dev.svc.core.CpuArch;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.codec.GenerationRequest;
+import dev.svc.engines.fixtures.DockerWithLlamaServer;
 import dev.svc.engines.fixtures.CodecStream;
 import dev.svc.engines.fixtures.EngineContainers;
 import dev.svc.engines.fixtures.LlamaServerImage;
@@ -16,11 +16,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,22 +28,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CompatibilityBeforeLaunchTest {
 
-  private static DockerClient docker;
+  @RegisterExtension
+  static final DockerWithLlamaServer DOCKER = new DockerWithLlamaServer();
 
   @TempDir Path dir;
   private EngineCatalog catalog;
   private Path models;
   private final RecordingSink log = new RecordingSink();
-
-  @BeforeAll
-  static void requireDocker() {
-    docker = LlamaServerImage.requireDockerWithImage();
-  }
-
-  @AfterAll
-  static void closeDocker() throws IOException {
-    docker.close();
-  }
 
   @BeforeEach
   void catalog() throws IOException {
@@ -54,11 +44,11 @@ class CompatibilityBeforeLaunchTest {
 
   @AfterEach
   void removeLeftovers() {
-    EngineContainers.removeQuietly(docker, log.createdContainers());
+    EngineContainers.removeQuietly(DOCKER.client(), log.createdContainers());
   }
 
   private EngineLifecycle lifecycle() {
-    return new EngineLifecycle(docker, GpuProbe.system(),
+    return new EngineLifecycle(DOCKER.client(), GpuProbe.system(),
         new HealthPolicy(Duration.ofMillis(50), Duration.ofMillis(400), Duration.ofSeconds(60)));
   }
 
@@ -108,7 +98,7 @@ class CompatibilityBeforeLaunchTest {
     assertThat(log.lines()).contains(
         "[compatibility] Forced past the compatibility rules: Model format pytorch is not supported by llama_cpp; "
             + "llama_cpp supports: gguf");
-    assertThat(EngineContainers.named(docker, log.createdContainers().get(0))).isEmpty();
+    assertThat(EngineContainers.named(DOCKER.client(), log.createdContainers().get(0))).isEmpty();
   }
 
   @Test
@@ -122,7 +112,7 @@ class CompatibilityBeforeLaunchTest {
         .build();
 
     String image = lifecycle().run(launch, log,
-        engine -> docker.inspectContainerCmd(engine.containerId()).exec().getConfig().getImage());
+        engine -> DOCKER.client().inspectContainerCmd(engine.containerId()).exec().getConfig().getImage());
 
     assertThat(image).isEqualTo(LlamaServerImage.TAG);
     assertThat(EngineCatalog.defaults().find("llama_cpp").orElseThrow().image(here)).get().isNotEqualTo(image);

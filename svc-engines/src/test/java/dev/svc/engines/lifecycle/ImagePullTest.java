@@ -3,10 +3,9 @@ package dev.svc.engines.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.github.dockerjava.api.DockerClient;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.EngineSpec;
-import dev.svc.engines.fixtures.LlamaServerImage;
+import dev.svc.engines.fixtures.DockerWithLlamaServer;
 import dev.svc.engines.fixtures.RecordingSink;
 import dev.svc.engines.fixtures.TinyLlamaGguf;
 import dev.svc.engines.fixtures.TinyRegistry;
@@ -15,35 +14,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Stage 1: an absent image is pulled from the registry its reference names, with progress lines. */
 class ImagePullTest {
 
-  private static DockerClient docker;
+  @RegisterExtension
+  static final DockerWithLlamaServer DOCKER = new DockerWithLlamaServer();
 
   @TempDir Path dir;
   private final RecordingSink log = new RecordingSink();
-
-  @BeforeAll
-  static void requireDocker() {
-    docker = LlamaServerImage.requireDockerWithImage();
-  }
-
-  @AfterAll
-  static void closeDocker() throws IOException {
-    docker.close();
-  }
 
   @Test
   void anAbsentImageIsPulledFromItsRegistryWithProgressLines() throws IOException {
     String tag = "pull-" + System.currentTimeMillis();
     try (TinyRegistry registry = TinyRegistry.serving("svc-test/engine", tag, 3_000_000, dir.resolve("registry-certs"))) {
       String image = registry.image();
-      EngineImages images = new EngineImages(docker);
+      EngineImages images = new EngineImages(DOCKER.client());
       assertThat(images.isPresent(image)).isFalse();
       try {
         boolean pulled = images.ensure(image, log);
@@ -59,7 +48,7 @@ class ImagePullTest {
         assertThat(registry.requests()).anyMatch(r -> r.endsWith("/manifests/" + tag))
             .anyMatch(r -> r.startsWith("GET /v2/svc-test/engine/blobs/sha256:"));
       } finally {
-        docker.removeImageCmd(image).withForce(true).exec();
+        DOCKER.client().removeImageCmd(image).withForce(true).exec();
       }
     }
   }
@@ -75,7 +64,7 @@ class ImagePullTest {
         """);
     EngineSpec llamaCpp = EngineCatalog.load(Optional.of(override)).find("llama_cpp").orElseThrow();
     Path model = TinyLlamaGguf.write(Files.createDirectories(dir.resolve("models")).resolve("tiny.gguf"));
-    EngineLifecycle lifecycle = new EngineLifecycle(docker, GpuProbe.system(), HealthPolicy.DEFAULT.withTimeout(Duration.ofSeconds(5)));
+    EngineLifecycle lifecycle = new EngineLifecycle(DOCKER.client(), GpuProbe.system(), HealthPolicy.DEFAULT.withTimeout(Duration.ofSeconds(5)));
 
     assertThatThrownBy(() -> lifecycle.run(EngineLaunch.builder(llamaCpp, model).build(), log, engine -> null))
         .isInstanceOfSatisfying(EngineLifecycleException.class, e -> {

@@ -3,10 +3,10 @@ package dev.svc.engines.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.codec.GenerationRequest;
+import dev.svc.engines.fixtures.DockerWithLlamaServer;
 import dev.svc.engines.fixtures.CodecStream;
 import dev.svc.engines.fixtures.EngineContainers;
 import dev.svc.engines.fixtures.LlamaServerImage;
@@ -19,11 +19,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,23 +32,14 @@ import org.junit.jupiter.api.io.TempDir;
 class LlamaCppLifecycleTest {
 
   private static final String SECRET = "secret";
-  private static DockerClient docker;
+  @RegisterExtension
+  static final DockerWithLlamaServer DOCKER = new DockerWithLlamaServer();
 
   @TempDir Path dir;
   private Path models;
   private Path model;
   private EngineSpec llamaCpp;
   private final RecordingSink log = new RecordingSink();
-
-  @BeforeAll
-  static void requireDocker() {
-    docker = LlamaServerImage.requireDockerWithImage();
-  }
-
-  @AfterAll
-  static void closeDocker() throws IOException {
-    docker.close();
-  }
 
   @BeforeEach
   void model() throws IOException {
@@ -60,7 +50,7 @@ class LlamaCppLifecycleTest {
 
   @AfterEach
   void removeLeftovers() {
-    EngineContainers.removeQuietly(docker, log.createdContainers());
+    EngineContainers.removeQuietly(DOCKER.client(), log.createdContainers());
   }
 
   private EngineLaunch.Builder launch(EngineSpec engine, Path modelPath) {
@@ -71,7 +61,7 @@ class LlamaCppLifecycleTest {
   }
 
   private static EngineLifecycle lifecycle(Duration timeout) {
-    return new EngineLifecycle(docker, GpuProbe.system(),
+    return new EngineLifecycle(DOCKER.client(), GpuProbe.system(),
         new HealthPolicy(Duration.ofMillis(20), Duration.ofMillis(400), timeout));
   }
 
@@ -82,11 +72,11 @@ class LlamaCppLifecycleTest {
     // a long context keeps the model loading (503) for ~0.1 s; checks every 5 ms see it
     Path longContext = TinyLlamaGguf.writeLongContext(models.resolve("tiny.gguf"));
     EngineLaunch launch = launch(llamaCpp, longContext).extraArgs(LlamaServerImage.SLOW_LOAD_ARGS).build();
-    EngineLifecycle lifecycle = new EngineLifecycle(docker, GpuProbe.system(),
+    EngineLifecycle lifecycle = new EngineLifecycle(DOCKER.client(), GpuProbe.system(),
         new HealthPolicy(Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(60)));
 
     Streams streams = lifecycle.run(launch, log, engine -> new Streams(
-        docker.inspectContainerCmd(engine.containerId()).exec(),
+        DOCKER.client().inspectContainerCmd(engine.containerId()).exec(),
         CodecStream.send(engine, GenerationRequest.completion(engine.modelName(), "Once upon a time", 12)),
         CodecStream.send(engine, GenerationRequest.chat(engine.modelName(), "Say something.", 7))));
 
@@ -122,7 +112,7 @@ class LlamaCppLifecycleTest {
     assertThat(chat.text()).isNotBlank().matches("[\\x20-\\x7E]+");
 
     // stop and remove left nothing
-    assertThat(EngineContainers.named(docker, name)).isEmpty();
+    assertThat(EngineContainers.named(DOCKER.client(), name)).isEmpty();
 
     // the stages, in order
     List<String> lines = log.lines();
@@ -150,7 +140,7 @@ class LlamaCppLifecycleTest {
     assertThat(here.present()).as("this test needs a host without NVIDIA GPUs: %s", here.detail()).isFalse();
 
     Boolean hadDeviceRequest = lifecycle(Duration.ofSeconds(60)).run(launch(llamaCpp, model).build(), log, engine -> {
-      var requests = docker.inspectContainerCmd(engine.containerId()).exec().getHostConfig().getDeviceRequests();
+      var requests = DOCKER.client().inspectContainerCmd(engine.containerId()).exec().getHostConfig().getDeviceRequests();
       return engine.gpusRequested() || (requests != null && !requests.isEmpty());
     });
 
@@ -183,7 +173,7 @@ class LlamaCppLifecycleTest {
 
     List<String> created = log.createdContainers();
     assertThat(created).hasSize(1);
-    assertThat(EngineContainers.named(docker, created.get(0))).isEmpty();
+    assertThat(EngineContainers.named(DOCKER.client(), created.get(0))).isEmpty();
     assertThat(log.lines()).contains("[cleanup] Removed " + created.get(0));
     assertThat(log.lines()).noneMatch(l -> l.contains(SECRET));
   }
@@ -208,7 +198,7 @@ class LlamaCppLifecycleTest {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
 
     String name = log.createdContainers().get(0);
-    assertThat(EngineContainers.named(docker, name)).isEmpty();
+    assertThat(EngineContainers.named(DOCKER.client(), name)).isEmpty();
     int timedOut = log.indexOf("did not become ready");
     assertThat(timedOut).isNotNegative();
     assertThat(log.indexOf("[cleanup] Removed " + name)).isGreaterThan(timedOut);
@@ -234,7 +224,7 @@ class LlamaCppLifecycleTest {
     assertThat(log.indexOf("[cleanup] Removed " + created.get(0)))
         .isLessThan(log.indexOf("Created container " + created.get(1)));
     assertThat(log.indexOf("[suite] Engine 2 of 2: llama_cpp")).isGreaterThan(log.indexOf("[cleanup] Removed " + created.get(0)));
-    created.forEach(name -> assertThat(EngineContainers.named(docker, name)).isEmpty());
+    created.forEach(name -> assertThat(EngineContainers.named(DOCKER.client(), name)).isEmpty());
   }
 
   @Test
@@ -250,6 +240,6 @@ class LlamaCppLifecycleTest {
 
     String name = log.createdContainers().get(0);
     assertThat(log.lines()).contains("[cleanup] Removed " + name);
-    assertThat(EngineContainers.named(docker, name)).isEmpty();
+    assertThat(EngineContainers.named(DOCKER.client(), name)).isEmpty();
   }
 }

@@ -2,8 +2,8 @@ package dev.svc.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.dockerjava.api.DockerClient;
 import dev.svc.core.CpuArch;
+import dev.svc.engines.fixtures.DockerWithLlamaServer;
 import dev.svc.engines.fixtures.LlamaServerImage;
 import dev.svc.engines.lifecycle.EngineImages;
 import java.io.IOException;
@@ -12,29 +12,19 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** `svc engines list|check|setup` against the real dockerd, with llama_cpp pointed at the local image. */
 class EnginesCommandTest {
 
-  private static DockerClient docker;
+  @RegisterExtension
+  static final DockerWithLlamaServer DOCKER = new DockerWithLlamaServer();
 
   @TempDir Path home;
-
-  @BeforeAll
-  static void requireDocker() {
-    docker = LlamaServerImage.requireDockerWithImage();
-  }
-
-  @AfterAll
-  static void closeDocker() throws IOException {
-    docker.close();
-  }
 
   @BeforeEach
   void override() throws IOException {
@@ -117,7 +107,7 @@ class EnginesCommandTest {
         "Setup of vllm on x86_64 (dry run: nothing is changed)",
         "  1. Check for vllm/vllm-openai:latest on this Docker host: absent",
         "  2. Pull vllm/vllm-openai:latest from docker.io (docker pull vllm/vllm-openai:latest)", ""));
-    assertThat(new EngineImages(docker).isPresent("vllm/vllm-openai:latest")).isFalse();
+    assertThat(new EngineImages(DOCKER.client()).isPresent("vllm/vllm-openai:latest")).isFalse();
   }
 
   @Test
