@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * How to start an engine as a local process instead of a container ({@code svc run --native}):
@@ -48,6 +50,21 @@ public record NativeCommand(String binary, List<String> args) {
       throw new IllegalArgumentException(
           "The native arguments must pass the port svc chooses: none of them contains " + PORT + ".");
     }
+  }
+
+  /**
+   * The command as engines.yaml writes it, placeholders unfilled: the binary, then the arguments,
+   * space-separated; a word that is empty or holds a space or a quote is single-quoted.
+   */
+  public String template() {
+    return Stream.concat(Stream.of(binary), args.stream()).map(NativeCommand::quoted).collect(Collectors.joining(" "));
+  }
+
+  private static String quoted(String word) {
+    if (!word.isEmpty() && word.chars().noneMatch(c -> Character.isWhitespace(c) || c == '\'' || c == '"')) {
+      return word;
+    }
+    return "'" + word.replace("'", "'\\''") + "'";
   }
 
   /** The arguments with the placeholders filled in. */

@@ -196,6 +196,18 @@ class EngineCatalogTest {
   }
 
   @Test
+  void nativeTemplateIsTheCommandAsWrittenQuotingOnlyWordsWithSpacesOrQuotes() {
+    NativeCommand shipped = EngineCatalog.defaults().find("llama_cpp").orElseThrow().nativeCommand().orElseThrow();
+    NativeCommand spaced = new NativeCommand("/opt/my engines/server",
+        List.of("--port={port}", "--alias", "it's {model_name}", "", "--model", "{model}"));
+
+    assertThat(shipped.template())
+        .isEqualTo("llama-server -m {model} --host 127.0.0.1 --port {port} -a {model_name} --n-gpu-layers 999");
+    assertThat(spaced.template())
+        .isEqualTo("'/opt/my engines/server' --port={port} --alias 'it'\\''s {model_name}' '' --model {model}");
+  }
+
+  @Test
   void nativeOverridesMergePerFieldAndMayAddACommand() throws IOException {
     Path override =
         write(

@@ -8,9 +8,10 @@ import java.util.Optional;
 
 /**
  * Finds a native engine's executable as engines.yaml names it: a bare name on {@code PATH}, a
- * path (anything with a {@code /}) as written, {@code ~/} meaning the user's home.
+ * path (anything with a {@code /}) as written, {@code ~/} meaning the user's home. It only looks;
+ * it never starts the binary.
  */
-final class BinaryLookup {
+public final class BinaryLookup {
 
   private final String path;
   private final Path home;
@@ -21,7 +22,7 @@ final class BinaryLookup {
   }
 
   /** The lookup of this process: its {@code PATH} and {@code user.home}. */
-  static BinaryLookup system() {
+  public static BinaryLookup system() {
     return new BinaryLookup(System.getenv("PATH"), Path.of(System.getProperty("user.home")));
   }
 
@@ -39,11 +40,10 @@ final class BinaryLookup {
     }
     Path file;
     try {
-      file = binary.startsWith("~/") ? home.resolve(binary.substring(2)) : Path.of(binary);
+      file = asPath(binary);
     } catch (InvalidPathException e) {
       throw missing(engine + " cannot run natively: " + binary + " is not a valid path (" + where + ").");
     }
-    file = file.toAbsolutePath().normalize();
     if (!Files.exists(file)) {
       throw missing(engine + " cannot run natively: " + file + " does not exist (" + where + ").");
     }
@@ -51,6 +51,23 @@ final class BinaryLookup {
       throw missing(engine + " cannot run natively: " + file + " is not an executable file (" + where + ").");
     }
     return file;
+  }
+
+  /** The executable, absolute, or empty when no {@code PATH} directory holds it or its path is no executable file. */
+  public Optional<Path> find(String binary) {
+    if (!binary.contains("/")) {
+      return onPath(binary);
+    }
+    try {
+      Path file = asPath(binary);
+      return isExecutable(file) ? Optional.of(file) : Optional.empty();
+    } catch (InvalidPathException e) {
+      return Optional.empty();
+    }
+  }
+
+  private Path asPath(String binary) {
+    return (binary.startsWith("~/") ? home.resolve(binary.substring(2)) : Path.of(binary)).toAbsolutePath().normalize();
   }
 
   private Optional<Path> onPath(String name) {
