@@ -6,7 +6,9 @@ import dev.svc.core.home.SvcHome;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.EngineSpec;
+import dev.svc.engines.NativeCommand;
 import dev.svc.engines.Verdict;
+import dev.svc.engines.lifecycle.BinaryLookup;
 import dev.svc.engines.lifecycle.DockerClients;
 import dev.svc.engines.lifecycle.EngineImages;
 import java.io.IOException;
@@ -23,7 +25,7 @@ import picocli.CommandLine.Parameters;
 
 /** `svc engines`: the engine catalog, what this host has of it, and getting an engine's image. */
 @Command(name = "engines", mixinStandardHelpOptions = true,
-    description = "List the engines, check them on this host, and set up their images.",
+    description = "List the engines and their native commands, check them on this host, and set up their images.",
     subcommands = {EnginesCommand.ListEngines.class, EnginesCommand.Check.class, EnginesCommand.Setup.class,
         EmulateCommand.class})
 public final class EnginesCommand implements Runnable {
@@ -77,16 +79,25 @@ public final class EnginesCommand implements Runnable {
   }
 
   /** The catalog as this host sees it. */
-  @Command(name = "list", mixinStandardHelpOptions = true, description = "List the engines: image, port, health check, formats, API.")
+  @Command(name = "list", mixinStandardHelpOptions = true,
+      description = {"List the engines: image, port, health check, formats, API, and the native command "
+          + "(svc run --native) with where its binary is on this host.",
+          "NATIVE COMMAND is 'none' for an engine that cannot run natively; NATIVE BINARY is the binary's "
+          + "absolute path, 'not found', or '-'. Nothing is started."})
   static final class ListEngines extends Common implements Callable<Integer> {
     @Override
     public Integer call() {
       CpuArch here = architecture();
-      Table table = new Table("ENGINE", "IMAGE (" + here.displayName() + ")", "PORT", "HEALTH", "FORMATS", "API");
+      BinaryLookup lookup = BinaryLookup.system();
+      Table table = new Table("ENGINE", "IMAGE (" + here.displayName() + ")", "PORT", "HEALTH", "FORMATS", "API",
+          "NATIVE COMMAND", "NATIVE BINARY");
       for (EngineSpec engine : catalog().all()) {
+        Optional<NativeCommand> command = engine.nativeCommand();
         table.row(engine.name(), imageOrReason(engine, here), Integer.toString(engine.defaultPort()),
             "GET " + engine.healthPath() + " -> " + engine.healthSuccess().wireName(),
-            String.join(",", engine.formatNames()), engine.api().wireName());
+            String.join(",", engine.formatNames()), engine.api().wireName(),
+            command.map(NativeCommand::template).orElse("none"),
+            command.map(c -> lookup.find(c.binary()).map(Path::toString).orElse("not found")).orElse("-"));
       }
       table.print(out());
       return 0;

@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,19 +49,59 @@ class EnginesCommandTest {
         .orElseThrow(() -> new AssertionError("no row for " + engine + " in:\n" + output));
   }
 
+  /** The row's last two cells, NATIVE COMMAND and NATIVE BINARY (cells are two or more spaces apart). */
+  private static List<String> nativeCells(String output, String engine) {
+    List<String> cells = List.of(row(output, engine).split(" {2,}"));
+    return cells.subList(cells.size() - 2, cells.size());
+  }
+
   @Test
   void listShowsEveryEngineWithTheOverriddenImage() {
     Run run = svc("engines", "list", "--home", home.toString(), "--arch", "amd64");
 
     assertThat(run.exit()).isZero();
     List<String> lines = run.out().lines().toList();
-    assertThat(lines.get(0)).startsWith("ENGINE").contains("IMAGE (x86_64)", "PORT", "HEALTH", "FORMATS", "API");
+    assertThat(lines.get(0)).startsWith("ENGINE")
+        .contains("IMAGE (x86_64)", "PORT", "HEALTH", "FORMATS", "API", "NATIVE COMMAND", "NATIVE BINARY");
     assertThat(lines).hasSize(5);
     assertThat(row(run.out(), "vllm")).contains("vllm/vllm-openai:latest", "8000", "GET /health -> status_200",
         "safetensors,pytorch", "openai");
     assertThat(row(run.out(), "tgi")).contains("ghcr.io/huggingface/text-generation-inference:latest", "tgi_native");
     assertThat(row(run.out(), "llama_cpp")).contains(LlamaServerImage.TAG, "8081", "gguf");
     assertThat(row(run.out(), "ollama")).contains("11434", "GET /api/tags -> status_200_with_model_list", "ollama_native");
+    assertThat(nativeCells(run.out(), "llama_cpp").get(0))
+        .isEqualTo("llama-server -m {model} --host 127.0.0.1 --port {port} -a {model_name} --n-gpu-layers 999");
+    assertThat(nativeCells(run.out(), "ollama")).containsExactly("none", "-");
+  }
+
+  @Test
+  void listShowsEachNativeCommandAsWrittenAndWhetherItsBinaryIsOnThisHost() throws IOException {
+    Path llamaServer = Files.copy(Path.of("/bin/true"), home.resolve("llama-server"), StandardCopyOption.COPY_ATTRIBUTES);
+    Path noVllm = home.resolve("absent/vllm");
+    Files.writeString(home.resolve("engines.yaml"), """
+        engines:
+          llama_cpp:
+            native:
+              binary: "%s"
+          vllm:
+            native:
+              binary: "%s"
+          tgi:
+            native:
+              binary: svc-test-no-such-engine-binary
+        """.formatted(llamaServer, noVllm));
+
+    Run run = svc("engines", "list", "--home", home.toString(), "--arch", "amd64");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(nativeCells(run.out(), "llama_cpp")).containsExactly(
+        llamaServer + " -m {model} --host 127.0.0.1 --port {port} -a {model_name} --n-gpu-layers 999",
+        llamaServer.toString());
+    assertThat(nativeCells(run.out(), "vllm")).containsExactly(
+        noVllm + " serve {model} --served-model-name {model_name} --host 127.0.0.1 --port {port}", "not found");
+    assertThat(nativeCells(run.out(), "tgi")).containsExactly(
+        "svc-test-no-such-engine-binary --model-id {model} --hostname 127.0.0.1 --port {port}", "not found");
+    assertThat(nativeCells(run.out(), "ollama")).containsExactly("none", "-");
   }
 
   @Test
