@@ -1,14 +1,19 @@
 package dev.svc.engines.codec;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 
 /** The codecs' one JSON mapper and the small reads they share. */
 final class Json {
 
   static final ObjectMapper MAPPER = new ObjectMapper();
+  /** Reads trees without resolving the target type on every call, as {@code MAPPER.readTree} does (a line per streamed token). */
+  private static final ObjectReader TREES = MAPPER.readerFor(JsonNode.class);
 
   private Json() {}
 
@@ -45,7 +50,7 @@ final class Json {
   static JsonNode readObject(String json, String format) {
     JsonNode node;
     try {
-      node = MAPPER.readTree(json);
+      node = TREES.readTree(json);
     } catch (JsonProcessingException e) {
       throw new MalformedChunkException(
           format + " stream line is not JSON: " + abbreviate(json), e);
@@ -54,6 +59,16 @@ final class Json {
       throw new MalformedChunkException(format + " stream line is not a JSON object: " + abbreviate(json));
     }
     return node;
+  }
+
+  /** A streaming parser of {@code json}. */
+  static JsonParser parser(String json) throws IOException {
+    return MAPPER.getFactory().createParser(json);
+  }
+
+  /** The value the parser is at, as a tree (null for JSON null). */
+  static JsonNode tree(JsonParser parser) throws IOException {
+    return TREES.readTree(parser);
   }
 
   /** The integer at the field, or null when it is absent or not a number. */
