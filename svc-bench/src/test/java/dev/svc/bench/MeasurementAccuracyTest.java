@@ -36,7 +36,7 @@ class MeasurementAccuracyTest {
     vertx = Vertx.vertx();
     emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(50, 10, 64))
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), 64, 30_000);
+    client = StreamingClient.connectionPerRequest(vertx, "127.0.0.1", emulator.port(), 30_000);
     SuiteRun.compileRequestPath(vertx);
   }
 

@@ -71,8 +71,7 @@ public final class SuiteRun {
 
   public Outcome run(EngineTarget engine, List<BenchmarkSettings> benchmarks, RunRequest request) throws Exception {
     compileRequestPath(vertx);
-    int connections = benchmarks.stream().mapToInt(SuiteRun::connections).max().orElse(1);
-    StreamingClient client = new StreamingClient(vertx, engine.host(), engine.port(), Math.max(1, connections), 300_000, false);
+    StreamingClient client = StreamingClient.connectionPerRequest(vertx, engine.host(), engine.port(), 300_000);
     BenchmarkExecutor executor = new BenchmarkExecutor(vertx, client,
         (prompt, maxTokens) -> RequestSpec.streamed(engine.codec(), GenerationRequest.completion(engine.modelName(), prompt, maxTokens)),
         memory, request.datasetDir(), request.slo(), request.seed());
@@ -102,14 +101,6 @@ public final class SuiteRun {
       await(client.close());
     }
     return new Outcome(outcomes, requests);
-  }
-
-  /** Connections the client needs: one per closed-loop worker; open loops and sweeps get 512. */
-  private static int connections(BenchmarkSettings b) {
-    if (b.load().mode() == LoadModel.Mode.SWEEP) {
-      return Math.max(512, Sweep.maxConcurrency(b.load()));
-    }
-    return b.load().openLoop() ? 512 : b.load().concurrency();
   }
 
   /** A sweep's steps, one line each: load, request rate, output rate, TTFT p50 (none when not a sweep). */
@@ -158,7 +149,7 @@ public final class SuiteRun {
    */
   public static void compileRequestPath(Vertx vertx) throws Exception {
     EngineEmulator emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(1, 1, 8)));
-    StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), 8, 30_000);
+    StreamingClient client = StreamingClient.connectionPerRequest(vertx, "127.0.0.1", emulator.port(), 30_000);
     try {
       await(new LoadRunner(vertx, client).run(LoadModel.concurrency(8), JIT_REQUESTS, 0, 1,
           i -> RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI),
