@@ -22,6 +22,19 @@
     return fetch(path, opts);
   }
 
+  // POSTs json to an /api/ path: resolves with the answer's body when the server accepted it, and
+  // otherwise rejects with the API's own {"error": ...} message (or the status when it gave none).
+  function post(path, json) {
+    return api(path, { method: 'POST', json: json }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (answer) {
+        if (!response.ok) {
+          throw new Error(answer.error || 'The server answered ' + response.status);
+        }
+        return answer;
+      });
+    });
+  }
+
   function liveAgents(root) {
     if (!window.EventSource) {
       return;
@@ -63,7 +76,7 @@
     });
   }
 
-  window.svc = { api: api, csrfToken: csrf };
+  window.svc = { api: api, post: post, csrfToken: csrf };
 
   document.addEventListener('DOMContentLoaded', function () {
     var live = document.querySelector('[data-live-agents]');

@@ -84,15 +84,8 @@
       button.addEventListener('click', function () {
         button.disabled = true;
         actionError.hidden = true;
-        window.svc.api('/api/v1/campaigns/' + encodeURIComponent(id) + path, { method: 'POST', json: {} })
-          .then(function (response) {
-            return response.json().catch(function () { return {}; }).then(function (body) {
-              if (!response.ok) {
-                throw new Error(body.error || 'The server answered ' + response.status);
-              }
-              done(body);
-            });
-          })
+        window.svc.post('/api/v1/campaigns/' + encodeURIComponent(id) + path, {})
+          .then(done)
           .catch(function (err) {
             button.disabled = false;
             actionError.textContent = err.message;

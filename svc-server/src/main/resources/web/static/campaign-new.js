@@ -276,17 +276,6 @@
       }
     });
 
-    function post(path, json) {
-      return window.svc.api(path, { method: 'POST', json: json }).then(function (response) {
-        return response.json().catch(function () { return {}; }).then(function (answer) {
-          if (!response.ok) {
-            throw new Error(answer.error || 'The server answered ' + response.status);
-          }
-          return answer;
-        });
-      });
-    }
-
     createLaunch.addEventListener('click', function () {
       for (let at = 1; at < LAST_STEP; at++) {
         const why = problem(at);
@@ -313,14 +302,14 @@
       createLaunch.disabled = true;
       say('');
       let created = null;
-      post('/api/v1/campaigns', {
+      window.svc.post('/api/v1/campaigns', {
         name: name.value.trim(),
         description: document.getElementById('campaign-description').value.trim(),
         agent_id: agent.value,
         config: config
       }).then(function (campaign) {
         created = campaign;
-        return post('/api/v1/campaigns/' + encodeURIComponent(campaign.id) + '/launch', {});
+        return window.svc.post('/api/v1/campaigns/' + encodeURIComponent(campaign.id) + '/launch', {});
       }).then(function () {
         window.location.assign('/campaigns/' + encodeURIComponent(created.id));
       }).catch(function (err) {

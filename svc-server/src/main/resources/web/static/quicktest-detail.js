@@ -85,15 +85,10 @@
       cancel.addEventListener('click', function () {
         cancel.disabled = true;
         cancelError.hidden = true;
-        window.svc.api('/api/v1/quicktest/' + encodeURIComponent(id) + '/cancel', { method: 'POST', json: {} })
-          .then(function (response) {
-            return response.json().catch(function () { return {}; }).then(function (body) {
-              if (!response.ok) {
-                throw new Error(body.error || 'The server answered ' + response.status);
-              }
-              window.svc.setStatus(badge, body.status || 'failed');
-              finished();
-            });
+        window.svc.post('/api/v1/quicktest/' + encodeURIComponent(id) + '/cancel', {})
+          .then(function (body) {
+            window.svc.setStatus(badge, body.status || 'failed');
+            finished();
           })
           .catch(function (err) {
             cancel.disabled = false;

@@ -148,14 +148,12 @@
       sending = true;
       launchError.hidden = true;
       update();
-      window.svc.api('/api/v1/quicktest', { method: 'POST', json: body })
-        .then(function (response) {
-          return response.json().catch(function () { return {}; }).then(function (answer) {
-            if (response.status !== 202 || !answer.id) {
-              throw new Error(answer.error || 'The server answered ' + response.status);
-            }
-            window.location.assign('/quicktest/' + encodeURIComponent(answer.id));
-          });
+      window.svc.post('/api/v1/quicktest', body)
+        .then(function (answer) {
+          if (!answer.id) {
+            throw new Error('The server did not say which test it queued');
+          }
+          window.location.assign('/quicktest/' + encodeURIComponent(answer.id));
         })
         .catch(function (err) {
           sending = false;
