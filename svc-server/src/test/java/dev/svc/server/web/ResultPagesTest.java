@@ -485,6 +485,39 @@ class ResultPagesTest {
     assertThat(parseCsv(filtered.bodyAsString()).stream().skip(1).map(r -> r.get(0)).distinct()).containsExactly(plain);
   }
 
+  @Test
+  void exportsCarryASweepsStepsTheCsvUnderNumberedMetricNames() throws IOException {
+    JsonObject stored = MetricsFiles.sweep("swept-model", "2026-03-01T10:00:00.000Z", MetricsFiles.threeSweepSteps(), "why not");
+    write("sweep", stored);
+    start();
+    String id = idOf("swept-model");
+
+    assertThat(server.get("/results/" + id + "/export.json").bodyAsJsonObject().getJsonObject("data")).isEqualTo(stored);
+
+    List<List<String>> rows = parseCsv(server.get("/results/" + id + "/export.csv").bodyAsString());
+    List<List<String>> sweep = rows.stream().filter(r -> r.get(8).startsWith("sweep")).map(r -> r.subList(8, 12)).toList();
+    assertThat(sweep).contains(
+        List.of("sweep.1.load", "", "sequential", ""),
+        List.of("sweep.1.request_throughput", "", "1.92", "requests/s"),
+        List.of("sweep.2.output_token_throughput", "", "1459.2", "tokens/s"),
+        List.of("sweep.2.ttft_ms", "p99", "180.4", "ms"),
+        List.of("sweep.2.error_count", "", "1", ""),
+        List.of("sweep.3.achieved_rate", "", "3.17", "requests/s"),
+        List.of("sweep.3.queueing_delay_ms", "p99", "14.2", "ms"),
+        List.of("sweep.3.valid", "", "false", ""),
+        List.of("sweep.3.invalid_reason", "", MetricsFiles.LAG_REASON, ""),
+        List.of("sweep_note", "", "why not", ""));
+    assertThat(sweep).as("numbered step keys and the note, never a JSON text")
+        .allSatisfy(r -> assertThat(r.get(0)).matches("sweep\\.[123]\\.[a-z0-9_]+|sweep_note"))
+        .noneSatisfy(r -> assertThat(r.get(2)).startsWith("{"))
+        .noneSatisfy(r -> assertThat(r.get(2)).startsWith("["));
+    assertThat(sweep.stream().filter(r -> r.get(0).equals("sweep.1.ttft_ms")).map(r -> r.get(1)))
+        .containsExactly("mean", "p50", "p90", "p95", "p99", "min", "max", "std");
+    assertThat(sweep.stream().filter(r -> r.get(0).startsWith("sweep.1.")).map(r -> r.get(0)).distinct())
+        .containsExactly("sweep.1.load", "sweep.1.request_throughput", "sweep.1.output_token_throughput", "sweep.1.ttft_ms",
+            "sweep.1.tpot_ms", "sweep.1.e2e_ms", "sweep.1.total_iterations", "sweep.1.error_count", "sweep.1.valid");
+  }
+
   /** A strict RFC 4180 reader: CRLF records, quoted fields with doubled quotes. */
   private static List<List<String>> parseCsv(String text) {
     List<List<String>> rows = new ArrayList<>();
