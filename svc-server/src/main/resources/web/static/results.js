@@ -39,14 +39,39 @@
         }
       } else {
         d.data = s.points.map(function (p) { return { x: p[0], y: p[1] }; });
-        d.pointRadius = 0;
-        d.parsing = false;
+        d.pointRadius = spec.markers ? 4 : 0;
+        // unparsed data is taken as sorted by x (the axis would span the first and last points only);
+        // a time trace is, a sweep's steps in the order run are not
+        if (!spec.markers) {
+          d.parsing = false;
+        }
+      }
+      if (s.invalid) {
+        // an invalid sweep step is drawn as a cross, a larger mark than the others
+        d.pointStyle = s.invalid.map(function (bad) { return bad ? 'crossRot' : 'circle'; });
+        d.pointRadius = s.invalid.map(function (bad) { return bad ? 7 : 4; });
+      }
+      if (s.steps) {
+        d.svcSteps = s.steps;
+        d.svcInvalid = s.invalid || [];
       }
       if (s.axis) {
         d.yAxisID = s.axis;
+        if (spec.type === 'line') {
+          d.borderDash = [6, 4];
+        }
       }
       return d;
     });
+  }
+
+  // the tooltip of a sweep point names its step's load; other charts keep Chart.js's own title
+  function stepTitle(items) {
+    if (!items.length || !items[0].dataset.svcSteps) {
+      return undefined;
+    }
+    var i = items[0].dataIndex;
+    return items[0].dataset.svcSteps[i] + (items[0].dataset.svcInvalid[i] ? ' (invalid)' : '');
   }
 
   function config(spec) {
@@ -79,7 +104,7 @@
         maintainAspectRatio: false,
         animation: false,
         interaction: { mode: category ? 'index' : 'nearest', intersect: false },
-        plugins: { legend: { position: 'bottom' } },
+        plugins: { legend: { position: 'bottom' }, tooltip: { callbacks: { title: stepTitle } } },
         scales: scales
       }
     };

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 /**
  * One benchmark entry of a metrics.json, read tolerantly (current layout, the older tool's flat
  * keys, simulated documents, missing or odd values): its scalar metrics, its distributions, its GPU
- * memory figures, load and errors. Nothing here throws on a malformed document.
+ * memory figures, load, errors and sweep steps. Nothing here throws on a malformed document.
  *
  * @param name the benchmark's {@code test_name}, "benchmark N" when absent
  * @param runNumber the {@code run_number}, null when absent
@@ -24,9 +24,11 @@ import java.util.regex.Pattern;
  * @param memory the {@code gpu_memory} figures, null when the benchmark has none
  * @param load the {@code load} settings as text, in document order
  * @param errors the {@code errors} as text
+ * @param sweep the steps of the {@code sweep} load and its note, null when the benchmark ran another load
  */
 record BenchmarkMetrics(String name, Integer runNumber, Boolean passed, Map<String, Object> scalars,
-    Map<String, Map<String, Double>> distributions, Memory memory, Map<String, String> load, List<String> errors) {
+    Map<String, Map<String, Double>> distributions, Memory memory, Map<String, String> load, List<String> errors,
+    LoadSweep sweep) {
 
   private static final Pattern STATISTIC = Pattern.compile("mean|min|max|std|p\\d{1,3}");
   private static final int MAX_DEPTH = 3;
@@ -62,7 +64,9 @@ record BenchmarkMetrics(String name, Integer runNumber, Boolean passed, Map<Stri
     Map<String, Object> scalars = new LinkedHashMap<>();
     Map<String, Map<String, Double>> distributions = new LinkedHashMap<>();
     Memory memory = null;
+    LoadSweep sweep = null;
     if (entry.getValue(MetricKeys.METRICS) instanceof JsonObject metrics) {
+      sweep = LoadSweep.of(metrics);
       for (String key : metrics.fieldNames()) {
         Object value = metrics.getValue(key);
         Optional<String> legacyStat = MetricDefinitions.legacyLatencyStatistic(key);
@@ -73,14 +77,14 @@ record BenchmarkMetrics(String name, Integer runNumber, Boolean passed, Map<Stri
           memory = memory(gpu);
         } else if (value instanceof JsonObject nested && isDistribution(nested)) {
           distributions.put(key, distribution(nested));
-        } else {
+        } else if (!key.equals(MetricKeys.SWEEP_NOTE) || sweep == null) { // the sweep shows its own note
           scalar(scalars, key, value, 0);
         }
       }
     }
     return new BenchmarkMetrics(name, run, passed, Collections.unmodifiableMap(scalars),
         Collections.unmodifiableMap(distributions), memory, load(entry.getValue(MetricKeys.LOAD)),
-        errors(entry.getValue(MetricKeys.ERRORS)));
+        errors(entry.getValue(MetricKeys.ERRORS)), sweep);
   }
 
   /** The value of a scalar metric as a number, or null. */
@@ -124,7 +128,7 @@ record BenchmarkMetrics(String name, Integer runNumber, Boolean passed, Map<Stri
     return true;
   }
 
-  private static Map<String, Double> distribution(JsonObject node) {
+  static Map<String, Double> distribution(JsonObject node) {
     Map<String, Double> out = new LinkedHashMap<>();
     for (String key : node.fieldNames()) {
       if (node.getValue(key) instanceof Number n) {

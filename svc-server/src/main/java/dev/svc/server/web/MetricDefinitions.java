@@ -49,6 +49,8 @@ final class MetricDefinitions {
         Better.LOWER);
     metric("queueing_delay_ms", "Queueing delay", "ms", "t_send − t_sched", "open-loop load models only",
         Better.LOWER);
+    metric(MetricKeys.ACHIEVED_RATE, "Achieved rate", "requests/s", "requests sent / span of their send times",
+        "open-loop load models only: how close the client came to the rate asked for", Better.NONE);
     metric("decode_rate", "Decode rate per user", "tokens/s", "1 / TPOT", "", Better.HIGHER);
     metric(MetricKeys.OUTPUT_TOKEN_THROUGHPUT, "Output token throughput", "tokens/s", "Σ N_out / window",
         "N_out from usage.completion_tokens, or counted chunks when token_count_source is chunks", Better.HIGHER);

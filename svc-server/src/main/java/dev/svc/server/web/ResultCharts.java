@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The chart specifications the result pages embed as JSON for /static/results.js: per chart a
@@ -22,6 +23,7 @@ final class ResultCharts {
   static final String THROUGHPUT = "throughput";
   static final String GPU_MEMORY = "gpu_memory";
   static final String ACCURACY = "accuracy";
+  static final String SWEEP = "sweep";
 
   /** The latency distributions charted, in legend order. */
   static final List<String> LATENCY_METRICS = List.of(MetricKeys.TTFT_MS, MetricKeys.TPOT_MS, MetricKeys.E2E_MS,
@@ -36,11 +38,12 @@ final class ResultCharts {
   private ResultCharts() {
   }
 
-  /** The charts of one result: latency percentiles, throughput, accuracy, GPU memory over time. */
+  /** The charts of one result: latency percentiles, throughput, load sweeps, accuracy, GPU memory over time. */
   static JsonObject detail(List<BenchmarkMetrics> benchmarks) {
     JsonObject charts = new JsonObject();
     latency(benchmarks).ifPresent(c -> charts.put(LATENCY, c));
     throughput(benchmarks).ifPresent(c -> charts.put(THROUGHPUT, c));
+    sweep(benchmarks).ifPresent(c -> charts.put(SWEEP, c));
     accuracy(benchmarks).ifPresent(c -> charts.put(ACCURACY, c));
     memory(benchmarks).ifPresent(c -> charts.put(GPU_MEMORY, c));
     return charts;
@@ -113,6 +116,63 @@ final class ResultCharts {
       chart.put("y1", new JsonObject().put("title", "requests/s"));
     }
     return Optional.of(chart);
+  }
+
+  /**
+   * Throughput against latency over the steps of each sweep, joined in the order run: x the output
+   * token throughput (the request throughput when no step has one), TTFT p50 on the left axis and
+   * E2E p50 on the right. Each point carries its step's load and whether the step is invalid.
+   */
+  private static Optional<JsonObject> sweep(List<BenchmarkMetrics> benchmarks) {
+    List<BenchmarkMetrics> swept = benchmarks.stream()
+        .filter(b -> b.sweep() != null && !b.sweep().steps().isEmpty()).toList();
+    boolean tokens = swept.stream().flatMap(b -> b.sweep().steps().stream())
+        .anyMatch(step -> step.outputTokenThroughput() != null);
+    Function<LoadSweep.Step, Double> x = tokens ? LoadSweep.Step::outputTokenThroughput
+        : LoadSweep.Step::requestThroughput;
+    JsonArray ttft = new JsonArray();
+    JsonArray e2e = new JsonArray();
+    for (BenchmarkMetrics b : swept) {
+      String suffix = swept.size() > 1 ? " · " + b.name() : "";
+      sweepSeries(b, MetricKeys.TTFT_MS, x, suffix).ifPresent(ttft::add);
+      sweepSeries(b, MetricKeys.E2E_MS, x, suffix).ifPresent(e2e::add);
+    }
+    if (ttft.isEmpty() && e2e.isEmpty()) {
+      return Optional.empty();
+    }
+    JsonObject chart = new JsonObject().put("type", "line").put("markers", true)
+        .put("x", new JsonObject().put("kind", "linear").put("title", tokens ? "output tokens/s" : "requests/s"));
+    if (ttft.isEmpty()) {
+      return Optional.of(chart.put("y", new JsonObject().put("title", "E2E p50 (ms)")).put("series", e2e));
+    }
+    chart.put("y", new JsonObject().put("title", "TTFT p50 (ms)"));
+    if (!e2e.isEmpty()) {
+      e2e.forEach(series -> ((JsonObject) series).put("axis", "y1"));
+      chart.put("y1", new JsonObject().put("title", "E2E p50 (ms)"));
+    }
+    return Optional.of(chart.put("series", ttft.addAll(e2e)));
+  }
+
+  /** One curve of a sweep: [x, p50 of the metric] per step that has both, with the steps' loads and validity. */
+  private static Optional<JsonObject> sweepSeries(BenchmarkMetrics b, String metric,
+      Function<LoadSweep.Step, Double> x, String suffix) {
+    JsonArray points = new JsonArray();
+    JsonArray loads = new JsonArray();
+    JsonArray invalid = new JsonArray();
+    for (LoadSweep.Step step : b.sweep().steps()) {
+      Double xv = x.apply(step);
+      Double yv = step.statistic(metric, MetricKeys.P50);
+      if (xv != null && yv != null) {
+        points.add(new JsonArray().add(xv).add(yv));
+        loads.add(step.load());
+        invalid.add(step.invalid());
+      }
+    }
+    if (points.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new JsonObject().put("label", shortName(metric) + " p50" + suffix).put("metric", metric)
+        .put("benchmark", b.name()).put("points", points).put("steps", loads).put("invalid", invalid));
   }
 
   private static Optional<JsonObject> accuracy(List<BenchmarkMetrics> benchmarks) {

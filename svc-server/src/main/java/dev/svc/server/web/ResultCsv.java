@@ -10,7 +10,9 @@ import java.util.List;
 /**
  * Results as CSV (RFC 4180: comma-separated, CRLF line ends, fields with a comma, quote or line
  * break quoted with doubled quotes): a header, then one row per benchmark and metric, distributions
- * one row per statistic, nested objects under dotted metric names. GPU memory samples are left out.
+ * one row per statistic, nested objects under dotted metric names, the steps of a sweep under
+ * {@code sweep.<step>.<key>} with steps numbered from 1 in the order run. Other lists (GPU memory
+ * samples) are left out.
  */
 final class ResultCsv {
 
@@ -65,7 +67,15 @@ final class ResultCsv {
         } else if (depth < MAX_DEPTH) {
           walk(rows, prefix, metric + ".", nested, depth + 1);
         }
-      } else if (!(value instanceof JsonArray)) {
+      } else if (value instanceof JsonArray steps) {
+        if (depth == 0 && key.equals(MetricKeys.SWEEP)) {
+          for (int i = 0; i < steps.size(); i++) {
+            if (steps.getValue(i) instanceof JsonObject step) {
+              walk(rows, prefix, metric + "." + (i + 1) + ".", step, depth + 1);
+            }
+          }
+        }
+      } else {
         rows.add(row(prefix, metric, "", value(value)));
       }
     }

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The template model of /results/:id: metadata, system info, per-benchmark metrics, chart data and formulas. */
+/** The template model of /results/:id: metadata, system info, per-benchmark metrics and sweeps, charts, formulas. */
 final class ResultDetailView {
 
   private static final Map<String, String> SYSTEM_LABELS = Map.ofEntries(
@@ -161,6 +161,7 @@ final class ResultDetailView {
     out.put("stats", stats);
     out.put("distributions", rows);
     out.put("memory", memory(b.memory(), shownMetrics));
+    out.put("sweep", SweepTable.of(b.sweep(), shownMetrics, shownStats));
     return out;
   }
 

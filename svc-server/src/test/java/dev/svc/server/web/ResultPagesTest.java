@@ -233,6 +233,108 @@ class ResultPagesTest {
   }
 
   @Test
+  void detailShowsASweepsStepsInItsBenchmarkCardAndChartsThemInTheOrderRun() throws IOException {
+    write("sweep", MetricsFiles.sweep("swept-model", "2026-03-01T10:00:00.000Z", MetricsFiles.threeSweepSteps(), null));
+    write("plain", full("plain-model", "vllm", "2026-03-02T10:00:00.000Z", 103.2, 40.1));
+    start();
+    String html = page("/results/" + idOf("swept-model"));
+
+    List<List<String>> rows = sweepRows(html);
+    assertThat(rows).containsExactly(
+        List.of("1", "sequential", "—", "1.92", "245.8", "38.2", "44.75", "7.6", "520.3", "20", "0", "yes"),
+        List.of("2", "concurrency:16", "—", "11.4", "1459.2", "95.1", "180.4", "10.2", "1390.5", "20", "1", "yes"),
+        List.of("3", "poisson:3.2", "3.17", "3.05", "390.4", "41.3", "60.2", "7.9", "545", "20", "0", "INVALID"));
+    String table = sweepTable(html);
+    assertThat(table).contains("<th scope=\"col\" data-metric=\"achieved_rate\" data-statistic=\"\">"
+        + "<a href=\"#formula-achieved_rate\">Achieved rate</a> <span class=\"muted\">(requests/s)</span></th>",
+        "data-metric=\"ttft_ms\" data-statistic=\"p99\"><a href=\"#formula-ttft_ms\">TTFT p99</a>");
+    assertThat(table).contains("<tr data-step=\"3\" data-load=\"poisson:3.2\" data-valid=\"no\" class=\"sweep-invalid\">",
+        "<span class=\"badge badge-invalid\" title=\"" + MetricsFiles.LAG_REASON + "\">INVALID</span>");
+    assertThat(Pattern.compile("class=\"sweep-invalid\"").matcher(table).results().count()).as("invalid rows").isEqualTo(1);
+    assertThat(html).contains("<li data-step=\"3\">Step 3 (poisson:3.2) is not valid: " + MetricsFiles.LAG_REASON + "</li>",
+        "The tables above hold the metrics of the maximum-throughput step, concurrency:16.")
+        .doesNotContain("class=\"sweep-note\"");
+    assertThat(cardMetrics(html)).as("the note is not a metric row").doesNotContain("sweep_note");
+    assertThat(html.substring(html.indexOf("<section id=\"formulas\""))).contains("requests sent / span of their send times");
+
+    JsonObject sweep = chartData(html).getJsonObject("sweep");
+    assertThat(html).contains("<canvas class=\"chart\" id=\"chart-sweep\" data-chart=\"sweep\"");
+    assertThat(sweep.getJsonObject("x").getString("kind")).isEqualTo("linear");
+    assertThat(sweep.getJsonObject("x").getString("title")).isEqualTo("output tokens/s");
+    assertThat(sweep.getJsonObject("y").getString("title")).isEqualTo("TTFT p50 (ms)");
+    assertThat(sweep.getJsonObject("y1").getString("title")).isEqualTo("E2E p50 (ms)");
+    JsonObject ttft = series(sweep, "TTFT p50");
+    assertThat(ttft.getJsonArray("points")).as("in the order run, not sorted by throughput").containsExactly(
+        new JsonArray().add(245.8).add(38.2), new JsonArray().add(1459.2).add(95.1), new JsonArray().add(390.4).add(41.3));
+    assertThat(ttft.getJsonArray("steps")).containsExactly("sequential", "concurrency:16", "poisson:3.2");
+    assertThat(ttft.getJsonArray("invalid")).containsExactly(false, false, true);
+    assertThat(ttft.containsKey("axis")).isFalse();
+    JsonObject e2e = series(sweep, "E2E p50");
+    assertThat(e2e.getString("axis")).isEqualTo("y1");
+    assertThat(e2e.getJsonArray("points")).containsExactly(new JsonArray().add(245.8).add(520.3),
+        new JsonArray().add(1459.2).add(1390.5), new JsonArray().add(390.4).add(545.0));
+
+    String plain = page("/results/" + idOf("plain-model"));
+    assertThat(plain).contains("id=\"chart-latency\"").doesNotContain("sweep-steps", "Load sweep", "id=\"chart-sweep\"");
+    assertThat(chartData(plain).containsKey("sweep")).isFalse();
+  }
+
+  @Test
+  void aSweepWithoutOpenLoopStepsShowsItsNoteEscaped() throws IOException {
+    String note = "no open-loop steps: the maximum throughput (1.95 requests/s at concurrency:16) is not above the"
+        + " sequential rate (1.92 requests/s) by enough to place a rate between them <script>alert(1)</script>";
+    JsonArray steps = new JsonArray()
+        .add(MetricsFiles.sweepStep("sequential", 1.92, 245.8, 38.2, 44.75, 7.6, 520.3, 20, 0))
+        .add(MetricsFiles.sweepStep("concurrency:16", 1.95, 249.6, 410.0, 802.5, 7.7, 8120.0, 20, 0));
+    write("noted", MetricsFiles.sweep("serial-engine", "2026-03-01T10:00:00.000Z", steps, note));
+    start();
+    String html = page("/results/" + idOf("serial-engine"));
+
+    assertThat(sweepRows(html)).as("load, achieved rate, valid").extracting(r -> List.of(r.get(1), r.get(2), r.get(11)))
+        .containsExactly(List.of("sequential", "—", "yes"), List.of("concurrency:16", "—", "yes"));
+    assertThat(html).contains("<p class=\"sweep-note\">no open-loop steps: the maximum throughput (1.95 requests/s at"
+        + " concurrency:16)", "&lt;script&gt;alert(1)&lt;/script&gt;</p>").doesNotContain("<script>alert(1)", "sweep-reasons",
+        "badge-invalid");
+    assertThat(cardMetrics(html)).doesNotContain("sweep_note");
+    JsonArray points = series(chartData(html).getJsonObject("sweep"), "TTFT p50").getJsonArray("points");
+    assertThat(points).containsExactly(new JsonArray().add(245.8).add(38.2), new JsonArray().add(249.6).add(410.0));
+  }
+
+  /** The sweep table of the page's only swept benchmark. */
+  private static String sweepTable(String html) {
+    int at = html.indexOf("<table class=\"table sweep-steps\">");
+    assertThat(at).as("the sweep table").isPositive();
+    return html.substring(at, html.indexOf("</table>", at));
+  }
+
+  /** Each body row of the sweep table: the step, its load, then every cell's text (the valid column's badge as its text). */
+  private static List<List<String>> sweepRows(String html) {
+    String table = sweepTable(html);
+    List<List<String>> rows = new ArrayList<>();
+    Matcher row = Pattern.compile("<tr data-step=.*?</tr>", Pattern.DOTALL).matcher(table);
+    while (row.find()) {
+      List<String> cells = new ArrayList<>();
+      Matcher cell = Pattern.compile("<t[dh][^>]*>(.*?)</t[dh]>", Pattern.DOTALL).matcher(row.group());
+      while (cell.find()) {
+        cells.add(cell.group(1).replaceAll("<[^>]+>", "").trim());
+      }
+      rows.add(cells);
+    }
+    return rows;
+  }
+
+  /** The data-metric keys of the benchmark cards' metric tables (not the sweep table's columns). */
+  private static List<String> cardMetrics(String html) {
+    List<String> keys = new ArrayList<>();
+    Matcher m = Pattern.compile("<tr data-metric=\"([^\"]+)\"").matcher(html);
+    while (m.find()) {
+      keys.add(m.group(1));
+    }
+    assertThat(keys).as("metric rows").contains("request_throughput");
+    return keys;
+  }
+
+  @Test
   void detailRendersLegacySimulatedAndSparseResults() throws IOException {
     write("legacy", new JsonObject().put("kitt_version", "0.9.3").put("suite", "standard").put("engine", "tgi")
         .put("model", "/models/mistral").put("passed", false)
@@ -381,6 +483,39 @@ class ResultPagesTest {
     assertThat(parseCsv(all.bodyAsString()).stream().skip(1).map(r -> r.get(0)).distinct()).containsExactly(plain, id);
     HttpResponse<Buffer> filtered = server.get("/results/export.csv?model=plain");
     assertThat(parseCsv(filtered.bodyAsString()).stream().skip(1).map(r -> r.get(0)).distinct()).containsExactly(plain);
+  }
+
+  @Test
+  void exportsCarryASweepsStepsTheCsvUnderNumberedMetricNames() throws IOException {
+    JsonObject stored = MetricsFiles.sweep("swept-model", "2026-03-01T10:00:00.000Z", MetricsFiles.threeSweepSteps(), "why not");
+    write("sweep", stored);
+    start();
+    String id = idOf("swept-model");
+
+    assertThat(server.get("/results/" + id + "/export.json").bodyAsJsonObject().getJsonObject("data")).isEqualTo(stored);
+
+    List<List<String>> rows = parseCsv(server.get("/results/" + id + "/export.csv").bodyAsString());
+    List<List<String>> sweep = rows.stream().filter(r -> r.get(8).startsWith("sweep")).map(r -> r.subList(8, 12)).toList();
+    assertThat(sweep).contains(
+        List.of("sweep.1.load", "", "sequential", ""),
+        List.of("sweep.1.request_throughput", "", "1.92", "requests/s"),
+        List.of("sweep.2.output_token_throughput", "", "1459.2", "tokens/s"),
+        List.of("sweep.2.ttft_ms", "p99", "180.4", "ms"),
+        List.of("sweep.2.error_count", "", "1", ""),
+        List.of("sweep.3.achieved_rate", "", "3.17", "requests/s"),
+        List.of("sweep.3.queueing_delay_ms", "p99", "14.2", "ms"),
+        List.of("sweep.3.valid", "", "false", ""),
+        List.of("sweep.3.invalid_reason", "", MetricsFiles.LAG_REASON, ""),
+        List.of("sweep_note", "", "why not", ""));
+    assertThat(sweep).as("numbered step keys and the note, never a JSON text")
+        .allSatisfy(r -> assertThat(r.get(0)).matches("sweep\\.[123]\\.[a-z0-9_]+|sweep_note"))
+        .noneSatisfy(r -> assertThat(r.get(2)).startsWith("{"))
+        .noneSatisfy(r -> assertThat(r.get(2)).startsWith("["));
+    assertThat(sweep.stream().filter(r -> r.get(0).equals("sweep.1.ttft_ms")).map(r -> r.get(1)))
+        .containsExactly("mean", "p50", "p90", "p95", "p99", "min", "max", "std");
+    assertThat(sweep.stream().filter(r -> r.get(0).startsWith("sweep.1.")).map(r -> r.get(0)).distinct())
+        .containsExactly("sweep.1.load", "sweep.1.request_throughput", "sweep.1.output_token_throughput", "sweep.1.ttft_ms",
+            "sweep.1.tpot_ms", "sweep.1.e2e_ms", "sweep.1.total_iterations", "sweep.1.error_count", "sweep.1.valid");
   }
 
   /** A strict RFC 4180 reader: CRLF records, quoted fields with doubled quotes. */

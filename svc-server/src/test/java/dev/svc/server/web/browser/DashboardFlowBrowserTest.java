@@ -216,7 +216,7 @@ class DashboardFlowBrowserTest {
   private void resultCharts(String resultId) {
     browser.waitLoaded();
     for (String chart : List.of("canvas#chart-latency", "canvas#chart-throughput", "canvas#chart-gpu-memory")) {
-      browser.waitFor(chart + " to be drawn", d -> js(PAINTED, chart));
+      browser.waitFor(chart + " to be drawn", d -> PageChecks.painted(browser, chart));
     }
     assertThat(browser.all("canvas.chart")).hasSizeGreaterThanOrEqualTo(3);
     assertThat(browser.find("section#formulas").getText()).as("formulas").isNotBlank().containsIgnoringCase("TTFT");
@@ -227,22 +227,9 @@ class DashboardFlowBrowserTest {
     }
     browser.checkPage("flow-result");
     for (String chart : List.of("canvas#chart-latency", "canvas#chart-throughput", "canvas#chart-gpu-memory")) {
-      browser.waitFor(chart + " to be drawn after the width changes", d -> js(PAINTED, chart));
+      browser.waitFor(chart + " to be drawn after the width changes", d -> PageChecks.painted(browser, chart));
     }
     assertThat(resultId).matches(ID);
-  }
-
-  /** True when the canvas has a size and pixels unlike a blank canvas of that size. */
-  private static final String PAINTED = "var c = document.querySelector(arguments[0]);"
-      + "if (!c || c.width === 0 || c.height === 0 || c.clientWidth === 0 || c.clientHeight === 0) return false;"
-      + "var blank = document.createElement('canvas'); blank.width = c.width; blank.height = c.height;"
-      + "if (c.toDataURL() === blank.toDataURL()) return false;"
-      + "var data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, painted = 0;"
-      + "for (var i = 3; i < data.length; i += 4) { if (data[i] !== 0) painted++; }"
-      + "return painted > 200;";
-
-  private boolean js(String script, Object... args) {
-    return Boolean.TRUE.equals(browser.js(script, args));
   }
 
   /** /campaigns/new: agent, engines (platform warning on arm64), two models by search, review, create and launch. */

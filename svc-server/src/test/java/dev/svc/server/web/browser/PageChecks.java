@@ -44,6 +44,20 @@ final class PageChecks {
         .allSatisfy(r -> assertThat(r.status).as(r.toString()).isEqualTo(200));
   }
 
+  /** True when the canvas has a size and pixels unlike a blank canvas of that size. */
+  private static final String PAINTED = "var c = document.querySelector(arguments[0]);"
+      + "if (!c || c.width === 0 || c.height === 0 || c.clientWidth === 0 || c.clientHeight === 0) return false;"
+      + "var blank = document.createElement('canvas'); blank.width = c.width; blank.height = c.height;"
+      + "if (c.toDataURL() === blank.toDataURL()) return false;"
+      + "var data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, painted = 0;"
+      + "for (var i = 3; i < data.length; i += 4) { if (data[i] !== 0) painted++; }"
+      + "return painted > 200;";
+
+  /** Whether the chart canvas this selector names is drawn: it has a size and painted pixels. */
+  static boolean painted(Browser browser, String canvasCss) {
+    return Boolean.TRUE.equals(browser.js(PAINTED, canvasCss));
+  }
+
   static List<NetworkLog.Request> streams(Browser browser, int since) {
     return browser.network().since(since).stream().filter(r -> r.type.equals("EventSource")).toList();
   }
