@@ -196,6 +196,14 @@ public final class Browser implements AutoCloseable {
     return all(css).stream().filter(WebElement::isDisplayed).toList();
   }
 
+  /**
+   * The trimmed rendered text of the first element matching css, or "" when there is none; read in
+   * one script, so an element the page replaces meanwhile is never a stale reference.
+   */
+  public String text(String css) {
+    return String.valueOf(js("var e = document.querySelector(arguments[0]); return e ? e.innerText.trim() : '';", css));
+  }
+
   public Object js(String script, Object... args) {
     return ((JavascriptExecutor) driver).executeScript(script, args);
   }
@@ -213,6 +221,15 @@ public final class Browser implements AutoCloseable {
   /** Waits for an element to be displayed and returns it. */
   public WebElement waitVisible(String css) {
     return waitFor(css + " to be displayed", d -> visible(css).stream().findFirst().orElse(null));
+  }
+
+  /**
+   * Makes every request whose URL matches one of these patterns ('*' is a wildcard) fail as a
+   * network error, as when a connection is lost; no pattern lets every request through again.
+   */
+  public void blockRequests(String... urlPatterns) {
+    driver.executeCdpCommand("Network.enable", Map.of());
+    driver.executeCdpCommand("Network.setBlockedURLs", Map.of("urls", List.of(urlPatterns)));
   }
 
   /** Marks the current document; {@link #samePage} is true only while no navigation or reload happened since. */
@@ -239,14 +256,19 @@ public final class Browser implements AutoCloseable {
    * no CSP violation since the last check, and every request so far went to an allowed origin.
    */
   public void checkPage(String name) {
+    checkLayout(name);
+    assertConsoleClean(name);
+    assertOnlyAllowedOrigins();
+  }
+
+  /** At every width: no horizontal overflow and a screenshot (the part of {@link #checkPage} without the console). */
+  public void checkLayout(String name) {
     for (int w : WIDTHS) {
       width(w);
       assertNoOverflow(name);
       screenshot(name);
     }
     width(WIDTHS.get(0));
-    assertConsoleClean(name);
-    assertOnlyAllowedOrigins();
   }
 
   /** Waits (briefly) for the layout to settle at the current width without horizontal overflow. */

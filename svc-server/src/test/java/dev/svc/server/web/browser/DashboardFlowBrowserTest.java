@@ -208,8 +208,7 @@ class DashboardFlowBrowserTest {
   }
 
   private String statusText(String css) {
-    List<WebElement> badge = browser.all(css);
-    return badge.isEmpty() ? "" : badge.get(0).getText().trim().toLowerCase(java.util.Locale.ROOT);
+    return browser.text(css).toLowerCase(java.util.Locale.ROOT);
   }
 
   /** The result page's charts are drawn: non-zero canvases with painted pixels. */

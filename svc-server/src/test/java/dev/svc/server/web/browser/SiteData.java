@@ -18,8 +18,9 @@ import java.util.Map;
 
 /**
  * What the pages show, made through the REST API: a model directory with a manifest, test agents,
- * finished quick tests with their results, and a finished campaign. Returns the ids the page list's
- * placeholders name ({agent}, {test}, {result}, {result2}, {campaign}).
+ * finished quick tests with their results, and a finished campaign ({@link #populate} returns the
+ * ids the page list's placeholders name: {agent}, {test}, {result}, {result2}, {campaign}); and,
+ * for the tests that act on runs, quick tests and campaigns stopped at a given status.
  */
 final class SiteData {
 
@@ -68,35 +69,52 @@ final class SiteData {
 
   /** Runs a quick test on a test agent to completion; returns {test id, result id}. */
   static String[] completedQuickTest(TestServer server, String token, String agent, String modelPath, String engine) {
+    String id = quickTestUntil(server, token, agent, modelPath, engine, "completed");
+    String result = server.get("/api/v1/quicktest/" + id, token).bodyAsJsonObject().getString("result_id");
+    assertThat(result).as("result of quick test " + id).isNotBlank();
+    return new String[] {id, result};
+  }
+
+  /** Submits a quick test of the throughput benchmark and waits until it has this status; returns its id. */
+  static String quickTestUntil(TestServer server, String token, String agent, String modelPath, String engine,
+      String status) {
     try (EventWaiter events = EventWaiter.everything(server.vertx())) {
       HttpResponse<Buffer> submitted = server.post("/api/v1/quicktest", token, new JsonObject().put("agent_id", agent)
           .put("model_path", modelPath).put("engine_name", engine).put("benchmark_name", "throughput"));
       assertThat(submitted.statusCode()).as(submitted.bodyAsString()).isEqualTo(202);
       String id = submitted.bodyAsJsonObject().getString("id");
-      events.next(e -> isStatus(e, "test_id", id, "completed"), RUN_TIMEOUT);
-      String result = server.get("/api/v1/quicktest/" + id, token).bodyAsJsonObject().getString("result_id");
-      assertThat(result).as("result of quick test " + id).isNotBlank();
-      return new String[] {id, result};
+      events.next(e -> isStatus(e, "test_id", id, status), RUN_TIMEOUT);
+      return id;
     }
   }
 
   /** Creates and launches a campaign of these models on one engine and waits until it completed. */
   static String completedCampaign(TestServer server, String token, String agent, String engine, String... modelPaths) {
+    String id = draftCampaign(server, token, agent, engine, modelPaths);
+    launchCampaignUntil(server, token, id, "completed");
+    return id;
+  }
+
+  /** Creates (and does not launch) a campaign of these models on one engine; returns its id. */
+  static String draftCampaign(TestServer server, String token, String agent, String engine, String... modelPaths) {
     JsonArray models = new JsonArray();
     for (String path : modelPaths) {
       models.add(new JsonObject().put("name", Path.of(path).getFileName().toString()).put("path", path));
     }
     JsonObject config = new JsonObject().put("models", models)
         .put("engines", new JsonArray().add(new JsonObject().put("name", engine)));
+    HttpResponse<Buffer> created = server.post("/api/v1/campaigns", token, new JsonObject().put("name", "nightly matrix")
+        .put("agent_id", agent).put("config", config));
+    assertThat(created.statusCode()).as(created.bodyAsString()).isEqualTo(201);
+    return created.bodyAsJsonObject().getString("id");
+  }
+
+  /** Launches a campaign through the API and waits until it has this status. */
+  static void launchCampaignUntil(TestServer server, String token, String id, String status) {
     try (EventWaiter events = EventWaiter.everything(server.vertx())) {
-      HttpResponse<Buffer> created = server.post("/api/v1/campaigns", token, new JsonObject().put("name", "nightly matrix")
-          .put("agent_id", agent).put("config", config));
-      assertThat(created.statusCode()).as(created.bodyAsString()).isEqualTo(201);
-      String id = created.bodyAsJsonObject().getString("id");
       HttpResponse<Buffer> launched = server.post("/api/v1/campaigns/" + id + "/launch", token, new JsonObject());
       assertThat(launched.statusCode()).as(launched.bodyAsString()).isEqualTo(202);
-      events.next(e -> isStatus(e, "campaign_id", id, "completed"), RUN_TIMEOUT);
-      return id;
+      events.next(e -> isStatus(e, "campaign_id", id, status), RUN_TIMEOUT);
     }
   }
 
