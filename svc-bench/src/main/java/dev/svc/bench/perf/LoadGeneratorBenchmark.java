@@ -94,7 +94,7 @@ public final class LoadGeneratorBenchmark {
     double rate = streams / lifetimeS;
     int count = (int) (rate * lifetimeS * 2.5);
     try (EmulatorProcess emulator = EmulatorProcess.start(ttft, itl, tokens)) {
-      StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), streams * 2, 60_000);
+      StreamingClient client = StreamingClient.connectionPerRequest(vertx, "127.0.0.1", emulator.port(), 60_000);
       LoadRunner runner = new LoadRunner(vertx, client);
       // The same load for WARMUP_S first, not measured: until the JIT has compiled both processes'
       // paths (over 10 s on 2 cores, its threads competing with the work), chunks wait tens of ms.
@@ -204,7 +204,7 @@ public final class LoadGeneratorBenchmark {
 
   private static void scheduleLag(Vertx vertx, int seconds) throws Exception {
     EngineEmulator emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0)));
-    StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), 256, 30_000);
+    StreamingClient client = StreamingClient.connectionPerRequest(vertx, "127.0.0.1", emulator.port(), 30_000);
     LoadRunner runner = new LoadRunner(vertx, client);
     double rate = 2000;
     List<RequestRecord> measured = await(runner.run(LoadModel.poisson(rate), (int) (rate * seconds), 500, 7,
