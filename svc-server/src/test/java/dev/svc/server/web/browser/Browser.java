@@ -372,6 +372,28 @@ public final class Browser implements AutoCloseable {
     return allowedOrigins.contains(o) || LOCAL_SCHEMES.contains(o) || o.startsWith("chrome://");
   }
 
+  /**
+   * The end of a browser test: every request went to an allowed origin, then the browser and the
+   * server close, whatever the check found (either may be null when the start failed).
+   */
+  public static void finish(Browser browser, TestServer server) {
+    try {
+      if (browser != null) {
+        browser.assertOnlyAllowedOrigins();
+      }
+    } finally {
+      try {
+        if (browser != null) {
+          browser.close();
+        }
+      } finally {
+        if (server != null) {
+          server.close();
+        }
+      }
+    }
+  }
+
   @Override
   public void close() {
     try {

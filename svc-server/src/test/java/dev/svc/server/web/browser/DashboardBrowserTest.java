@@ -39,18 +39,7 @@ class DashboardBrowserTest {
 
   @AfterAll
   static void stop() {
-    try {
-      if (browser != null) {
-        browser.assertOnlyAllowedOrigins();
-      }
-    } finally {
-      if (browser != null) {
-        browser.close();
-      }
-      if (server != null) {
-        server.close();
-      }
-    }
+    Browser.finish(browser, server);
   }
 
   @Test

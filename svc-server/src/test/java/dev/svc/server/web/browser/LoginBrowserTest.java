@@ -43,12 +43,7 @@ class LoginBrowserTest {
 
   @AfterEach
   void stop() {
-    try {
-      browser.assertOnlyAllowedOrigins();
-    } finally {
-      browser.close();
-      server.close();
-    }
+    Browser.finish(browser, server);
   }
 
   @Test

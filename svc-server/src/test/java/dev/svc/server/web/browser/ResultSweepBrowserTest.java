@@ -52,18 +52,7 @@ class ResultSweepBrowserTest {
 
   @AfterAll
   static void stop() {
-    try {
-      if (browser != null) {
-        browser.assertOnlyAllowedOrigins();
-      }
-    } finally {
-      if (browser != null) {
-        browser.close();
-      }
-      if (server != null) {
-        server.close();
-      }
-    }
+    Browser.finish(browser, server);
   }
 
   private static String resultPath(String model) {

@@ -49,18 +49,7 @@ class RunActionsBrowserTest {
 
   @AfterEach
   void stop() {
-    try {
-      if (browser != null) {
-        browser.assertOnlyAllowedOrigins();
-      }
-    } finally {
-      if (browser != null) {
-        browser.close();
-      }
-      if (server != null) {
-        server.close();
-      }
-    }
+    Browser.finish(browser, server);
   }
 
   @Test
