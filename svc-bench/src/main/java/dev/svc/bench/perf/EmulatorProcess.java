@@ -56,6 +56,11 @@ public final class EmulatorProcess implements AutoCloseable {
     return port;
   }
 
+  /** CPU time the emulator process has used so far. */
+  public java.time.Duration cpu() {
+    return LoadGeneratorBenchmark.cpu(process.toHandle());
+  }
+
   @Override
   public void close() throws Exception {
     process.getOutputStream().close();

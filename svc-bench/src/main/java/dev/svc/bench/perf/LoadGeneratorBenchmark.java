@@ -13,6 +13,7 @@ import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -100,8 +101,12 @@ public final class LoadGeneratorBenchmark {
       // paths (over 10 s on 2 cores, its threads competing with the work), chunks wait tens of ms.
       failOnErrors(await(runner.run(LoadModel.poisson(rate), (int) (rate * WARMUP_S), 0, 5,
           LoadGeneratorBenchmark::stream)).measured());
+      Duration clientCpu = cpu(ProcessHandle.current());
+      Duration emulatorCpu = emulator.cpu();
       List<RequestRecord> measured = await(runner.run(LoadModel.poisson(rate), count, 0, 3,
           LoadGeneratorBenchmark::stream)).measured();
+      clientCpu = cpu(ProcessHandle.current()).minus(clientCpu);
+      emulatorCpu = emulator.cpu().minus(emulatorCpu);
       failOnErrors(measured);
       OpenStreams open = OpenStreams.of(measured);
       int full = (int) (streams * 0.95);
@@ -116,8 +121,24 @@ public final class LoadGeneratorBenchmark {
       print("  first chunks (the TTFT path)", delays.first());
       DistributionSummary late = DistributionSummary.of(measured.stream().mapToDouble(r -> r.ttftMs() - ttft).toArray());
       print("observed TTFT - 1000 ms (adds the emulator's own lateness)", late);
+      double span = (measured.stream().mapToLong(RequestRecord::end).max().orElse(0)
+          - measured.stream().mapToLong(RequestRecord::send).min().orElse(0)) / 1e9;
+      System.out.printf("   CPU over the measured %.1f s (the whole process: event loops, GC, JIT): client %.1f s (%.0f %% of a core), "
+          + "%.1f µs per chunk, %.0f µs per stream; emulator %.1f s (%.0f %% of a core)%n", span, seconds(clientCpu),
+          100 * seconds(clientCpu) / span, 1e6 * seconds(clientCpu) / tokensSeen, 1e6 * seconds(clientCpu) / measured.size(),
+          seconds(emulatorCpu), 100 * seconds(emulatorCpu) / span);
       await(client.close());
     }
+  }
+
+  /** CPU time the process has used so far, all its threads together. */
+  static Duration cpu(ProcessHandle process) {
+    return process.info().totalCpuDuration()
+        .orElseThrow(() -> new IllegalStateException("This system does not report the CPU time of process " + process.pid()));
+  }
+
+  private static double seconds(Duration d) {
+    return d.toNanos() / 1e9;
   }
 
   private static String garbageCollectors() {
