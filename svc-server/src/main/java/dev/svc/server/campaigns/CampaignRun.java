@@ -215,6 +215,21 @@ final class CampaignRun {
 
   private void finish() {
     int total = rows.size();
+    // a cancel of the last row's test ends here too: the campaign is cancelled, not finished
+    if (cancelRequested) {
+      stopHere(total, CampaignStatus.CANCELLED.wireName());
+      return;
+    }
+    api.campaigns().byId(id).onSuccess(found -> {
+      if (found.isEmpty() || !isRunning(found.get())) {
+        stopHere(total, found.map(c -> c.getString("status")).orElse(DELETED));
+      } else {
+        complete(total);
+      }
+    }).onFailure(this::crashed);
+  }
+
+  private void complete(int total) {
     log.line("Campaign finished: " + succeeded + " of " + total + " runs succeeded, " + failed + " failed");
     if (total > 0 && failed == total) {
       log.line("All " + total + " runs failed");

@@ -2,10 +2,12 @@ package dev.svc.server.campaigns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.core.events.EventAddresses;
 import dev.svc.server.TestServer;
 import dev.svc.server.Timings;
 import dev.svc.server.simulator.TestAgentSimulator;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryContext;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -15,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -382,5 +385,41 @@ class CampaignExecutorTest {
         .filter(e -> e.getLong("id") > failed.getLong("id")).count();
     assertThat(lateLines).isLessThanOrEqualTo(1);
     assertThat(campaign(campaignId).getJsonArray("quick_tests")).hasSize(1);
+  }
+
+  /**
+   * The cancel route moves the campaign to cancelled, fails its row's test, then tells the
+   * executor: here the executor hears of it only once the run has ended, so the run learns of the
+   * cancel from the failed row and the stored status alone (as happens when the row's end wins the race).
+   */
+  @Test
+  void cancellingTheLastRowEndsTheCampaignCancelledNotFinished() {
+    startServer(fast());
+    String agentId = createTestAgent("sim");
+    String campaignId = createCampaign(agentId, List.of("llama-8b"), List.of("vllm"));
+    List<DeliveryContext<Object>> held = new CopyOnWriteArrayList<>();
+    server.vertx().eventBus().addOutboundInterceptor(delivery -> {
+      if (EventAddresses.CAMPAIGN_CANCEL.equals(delivery.message().address())) {
+        held.add(delivery);
+      } else {
+        delivery.next();
+      }
+    });
+
+    launch(campaignId);
+    JsonObject firstLog = bus.await(e -> "log".equals(e.getString("type"))
+        && e.getJsonObject("data").containsKey("test_id"), WAIT);
+    String only = firstLog.getJsonObject("data").getString("test_id");
+    HttpResponse<Buffer> cancelled = server.post("/api/v1/campaigns/" + campaignId + "/cancel", new JsonObject());
+    assertThat(cancelled.statusCode()).as(cancelled.bodyAsString()).isEqualTo(200);
+
+    bus.await(BusRecorder.status(only, "failed"), WAIT);
+    bus.await(BusRecorder.log(campaignId, "Campaign cancelled"), WAIT);
+    assertThat(held).as("the executor's cancel, held back").hasSize(1);
+    server.vertx().runOnContext(v -> held.forEach(DeliveryContext::next));
+    assertThat(campaign(campaignId).getString("status")).isEqualTo("cancelled");
+    List<String> log = campaignLog(campaignId);
+    assertThat(log.get(log.size() - 1)).isEqualTo("Campaign cancelled (0 succeeded, 1 failed, 0 not run)");
+    assertThat(log).noneMatch(line -> line.startsWith("Campaign finished") || line.endsWith("runs failed"));
   }
 }
