@@ -1,11 +1,16 @@
 package dev.svc.server.http;
 
+import dev.svc.core.metrics.MetricKeys;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Flattens the numeric metrics of a result to "benchmark.metric[.stat]" names for side-by-side comparison. */
+/**
+ * Flattens the numeric metrics of a result to {@code benchmark.metric[.stat]} names for side-by-side
+ * comparison; a sweep's steps come under {@code benchmark.sweep.<step>.metric[.stat]}, numbered from 1
+ * in the order run, as in the CSV export.
+ */
 final class MetricFlattener {
 
   private MetricFlattener() {
@@ -37,6 +42,12 @@ final class MetricFlattener {
         out.put(prefix + "." + key, ((Number) value).doubleValue());
       } else if (value instanceof JsonObject) {
         walk(prefix + "." + key, (JsonObject) value, out, depth + 1);
+      } else if (value instanceof JsonArray steps && depth == 0 && key.equals(MetricKeys.SWEEP)) {
+        for (int i = 0; i < steps.size(); i++) {
+          if (steps.getValue(i) instanceof JsonObject step) {
+            walk(prefix + "." + key + "." + (i + 1), step, out, depth + 1);
+          }
+        }
       }
     }
   }

@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** GET /results (filters, pages, pick to compare), /results/:id (metrics, charts, formulas), /results/compare. */
@@ -122,15 +123,36 @@ final class ResultPages {
       columns.add(column);
     }
     List<Map<String, Object>> rows = CompareTable.rows(results);
+    Set<String> shownMetrics = new LinkedHashSet<>(CompareTable.shownKeys(rows));
+    Set<String> shownStats = new LinkedHashSet<>(CompareTable.shownStatistics(rows));
+    List<Map<String, Object>> sweeps = sweeps(results, columns, shownMetrics, shownStats);
     JsonObject charts = ResultCharts.compare(results, labels);
     Map<String, Object> model = new HashMap<>();
     model.put("columns", columns);
     model.put("rows", rows);
+    model.put("sweeps", sweeps);
     model.put("ids", results.stream().map(ResultDocument::id).collect(Collectors.joining(",")));
     model.put("charts", ResultCharts.present(charts));
     model.put("chart_data", ScriptJson.encode(charts));
-    model.put("formulas", FormulaList.of(CompareTable.shownKeys(rows), CompareTable.shownStatistics(rows)));
+    model.put("formulas", FormulaList.of(shownMetrics, shownStats));
     return model;
+  }
+
+  /** Each swept benchmark of each result, in the results' order: the result's column, the benchmark, its compact table. */
+  private static List<Map<String, Object>> sweeps(List<ResultDocument> results, List<Map<String, Object>> columns,
+      Set<String> shownMetrics, Set<String> shownStats) {
+    List<Map<String, Object>> sweeps = new ArrayList<>();
+    for (int i = 0; i < results.size(); i++) {
+      for (BenchmarkMetrics b : results.get(i).benchmarks()) {
+        if (b.sweep() != null) {
+          Map<String, Object> sweep = new HashMap<>(columns.get(i));
+          sweep.put("benchmark", b.name());
+          sweep.put("sweep", SweepTable.compact(b.sweep(), shownMetrics, shownStats));
+          sweeps.add(sweep);
+        }
+      }
+    }
+    return sweeps;
   }
 
   /** Results found for the ids, in the order asked, and the ids not found. */

@@ -3,6 +3,7 @@ package dev.svc.server.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.TestServer;
+import dev.svc.server.results.MetricsFiles;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -220,6 +221,55 @@ class ResultsIndexingTest {
       assertThat(table.getJsonArray("throughput.tokens_per_second").getList()).containsExactly(100.5, 200.0);
       assertThat(table.getJsonArray("throughput.latency_ms").getList()).containsExactly(20.0, 10.5);
     }
+  }
+
+  @Test
+  void compareFlattensASweepsStepsUnderNumberedNamesAsTheCsvDoes() throws IOException {
+    write(results.resolve("sweep-a/metrics.json"),
+        MetricsFiles.sweep("swept-a", "2026-04-01T10:00:00.000Z", MetricsFiles.threeSweepSteps(), null));
+    write(results.resolve("sweep-b/metrics.json"), MetricsFiles.sweep("swept-b", "2026-04-02T10:00:00.000Z",
+        new JsonArray().add(MetricsFiles.sweepStep("sequential", 2.5, 300.0, 30.0, 40.0, 7.0, 400.0, 20, 0))
+            .add(MetricsFiles.sweepStep("concurrency:8", 9.0, 1100.0, 80.0, 150.0, 9.0, 900.0, 20, 0))
+            .add(MetricsFiles.openLoop(MetricsFiles.sweepStep("poisson:5.1", 5.0, 600.0, 35.0, 50.0, 7.5, 450.0, 20, 0),
+                5.05, 3.0, null)), null));
+    write(results.resolve("sweep-c/metrics.json"), MetricsFiles.sweep("swept-c", "2026-04-03T10:00:00.000Z",
+        new JsonArray().add(MetricsFiles.sweepStep("sequential", 1.9, 240.0, 38.0, 44.0, 7.6, 520.0, 20, 0))
+            .add(MetricsFiles.sweepStep("concurrency:16", 1.95, 249.6, 410.0, 802.5, 7.7, 8120.0, 20, 0)),
+        "no open-loop steps"));
+    try (TestServer server = start()) {
+      Map<String, String> ids = idsByModelAndEngine(server);
+      String a = ids.get("swept-a/llama_cpp");
+      String b = ids.get("swept-b/llama_cpp");
+      String c = ids.get("swept-c/llama_cpp");
+
+      JsonObject ab = compareMetrics(server, a, b);
+      assertThat(ab.getJsonArray("throughput.sweep.1.request_throughput").getList()).containsExactly(1.92, 2.5);
+      assertThat(ab.getJsonArray("throughput.sweep.2.output_token_throughput").getList()).containsExactly(1459.2, 1100.0);
+      assertThat(ab.getJsonArray("throughput.sweep.2.ttft_ms.p99").getList()).containsExactly(180.4, 150.0);
+      assertThat(ab.getJsonArray("throughput.sweep.3.achieved_rate").getList()).containsExactly(3.17, 5.05);
+      assertThat(ab.getJsonArray("throughput.sweep.3.queueing_delay_ms.p99").getList()).containsExactly(14.2, 3.0);
+      assertThat(ab.getJsonArray("throughput.ttft_ms.p99").getList()).as("the headline metrics stay as they were")
+          .containsExactly(180.4, 150.0);
+      assertThat(ab.fieldNames().stream().filter(k -> k.startsWith("throughput.sweep")))
+          .as("only numbers, numbered from 1, statistics as the last part")
+          .allSatisfy(k -> assertThat(k).matches("throughput\\.sweep\\.[123]\\.[a-z0-9_]+(\\.(mean|p50|p90|p95|p99|min|max|std))?"))
+          .noneMatch(k -> k.endsWith(".load") || k.endsWith(".valid") || k.endsWith(".invalid_reason"));
+
+      JsonObject ac = compareMetrics(server, a, c);
+      assertThat(ac.getJsonArray("throughput.sweep.2.ttft_ms.p50").getList()).containsExactly(95.1, 410.0);
+      assertThat(ac.fieldNames()).as("the steps both sweeps ran, and no note")
+          .noneMatch(k -> k.startsWith("throughput.sweep.3.") || k.contains("sweep_note"));
+
+      JsonObject plain = compareMetrics(server, a, ids.get("llama-8b/vllm"));
+      assertThat(plain.fieldNames()).noneMatch(k -> k.contains("sweep"));
+    }
+  }
+
+  private static JsonObject compareMetrics(TestServer server, String first, String second) {
+    HttpResponse<Buffer> response = server.post("/api/v1/results/compare",
+        new JsonObject().put("ids", new JsonArray().add(first).add(second)));
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.bodyAsJsonObject().getJsonObject("metrics");
   }
 
   @Test

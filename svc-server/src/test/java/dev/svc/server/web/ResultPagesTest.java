@@ -309,7 +309,11 @@ class ResultPagesTest {
 
   /** Each body row of the sweep table: the step, its load, then every cell's text (the valid column's badge as its text). */
   private static List<List<String>> sweepRows(String html) {
-    String table = sweepTable(html);
+    return stepRows(sweepTable(html));
+  }
+
+  /** Each row of a sweep table's steps: the text of every cell, badges as their text. */
+  private static List<List<String>> stepRows(String table) {
     List<List<String>> rows = new ArrayList<>();
     Matcher row = Pattern.compile("<tr data-step=.*?</tr>", Pattern.DOTALL).matcher(table);
     while (row.find()) {
@@ -403,8 +407,59 @@ class ResultPagesTest {
     assertThat(html).contains("<canvas class=\"chart\" id=\"chart-compare-latency\"", "<section id=\"formulas\"",
         "t_first − t_send", "href=\"/results/export.csv?ids=" + slow + "," + fast + "\"");
 
+    assertThat(html).as("no sweep, no sweep section").doesNotContain("id=\"sweeps\"", "compare-sweep");
+
     String noScriptForm = page("/results/compare?compare=" + fast + "&compare=" + slow);
     assertThat(noScriptForm).contains("id=\"compare-table\"");
+  }
+
+  @Test
+  void compareShowsEachResultsSweepStepsCompactlyInTheOrderRun() throws IOException {
+    String note = "no open-loop steps <script>alert(1)</script>";
+    write("plain", full("plain-model", "vllm", "2026-03-01T10:00:00.000Z", 103.2, 40.1));
+    write("sweep", MetricsFiles.sweep("swept-model", "2026-03-02T10:00:00.000Z", MetricsFiles.threeSweepSteps(), null));
+    write("noted", MetricsFiles.sweep("serial-engine", "2026-03-03T10:00:00.000Z", new JsonArray()
+        .add(MetricsFiles.sweepStep("sequential", 1.92, 245.8, 38.2, 44.75, 7.6, 520.3, 20, 0))
+        .add(MetricsFiles.sweepStep("concurrency:16", 1.95, 249.6, 410.0, 802.5, 7.7, 8120.0, 20, 0)), note));
+    start();
+    String plain = idOf("plain-model");
+    String swept = idOf("swept-model");
+    String noted = idOf("serial-engine");
+
+    String html = page("/results/compare?ids=" + plain + "," + swept + "," + noted);
+    assertThat(html).contains("<section id=\"sweeps\" aria-label=\"Load sweeps\">");
+    List<String> blocks = compareSweeps(html);
+    assertThat(blocks).as("one per swept benchmark, results in the order asked, none for the plain result").hasSize(2);
+    assertThat(blocks.get(0)).startsWith("data-result-id=\"" + swept + "\" data-benchmark=\"throughput\"")
+        .contains("<a href=\"/results/" + swept + "\">#2 swept-model · llama_cpp</a> <span class=\"muted\">throughput</span>");
+    assertThat(blocks.get(1)).startsWith("data-result-id=\"" + noted + "\"").contains("#3 serial-engine · llama_cpp");
+
+    String first = blocks.get(0);
+    assertThat(Pattern.compile("<th scope=\"col\"[^>]*>(.*?)</th>").matcher(first).results()
+        .map(m -> m.group(1).replaceAll("<[^>]+>", "")).toList())
+        .containsExactly("Load", "Request throughput (requests/s)", "Output token throughput (tokens/s)", "TTFT p50 (ms)");
+    assertThat(stepRows(first)).containsExactly(
+        List.of("sequential", "1.92", "245.8", "38.2"),
+        List.of("concurrency:16", "11.4", "1459.2", "95.1"),
+        List.of("poisson:3.2 INVALID", "3.05", "390.4", "41.3"));
+    assertThat(first).contains("<tr data-step=\"3\" data-load=\"poisson:3.2\" data-valid=\"no\" class=\"sweep-invalid\">",
+        "<span class=\"badge badge-invalid\" title=\"" + MetricsFiles.LAG_REASON + "\">INVALID</span>")
+        .doesNotContain("sweep-note");
+
+    String second = blocks.get(1);
+    assertThat(stepRows(second)).containsExactly(List.of("sequential", "1.92", "245.8", "38.2"),
+        List.of("concurrency:16", "1.95", "249.6", "410"));
+    assertThat(second).contains("<p class=\"sweep-note\">no open-loop steps &lt;script&gt;alert(1)&lt;/script&gt;</p>")
+        .doesNotContain("badge-invalid", "<script>alert(1)");
+    assertThat(html).contains("<dt id=\"formula-request_throughput\"", "<dt id=\"formula-ttft_ms\"");
+  }
+
+  /** The compare page's sweep blocks, each from its data-result-id to the next block. */
+  private static List<String> compareSweeps(String html) {
+    String section = html.substring(html.indexOf("<section id=\"sweeps\""), html.indexOf("<section id=\"charts\""));
+    List<String> blocks = new ArrayList<>(List.of(section.split("<div class=\"sweep compare-sweep\" ")));
+    blocks.remove(0);
+    return blocks;
   }
 
   /** The cells of the compare-table row of one metric (and statistic). */

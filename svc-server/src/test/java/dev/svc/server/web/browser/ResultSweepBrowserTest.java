@@ -22,7 +22,8 @@ import org.openqa.selenium.interactions.Actions;
  * The result page of a benchmark run under the sweep load, in headless Chromium: the card's "Load
  * sweep" table as a user reads it, the invalid step's mark and reason, the note of a sweep without
  * open-loop steps, and the throughput-against-latency chart drawn point by point, at both widths
- * without console errors; a result without a sweep shows none of it.
+ * without console errors; a result without a sweep shows none of it. The compare page shows each
+ * swept result's steps compactly.
  */
 class ResultSweepBrowserTest {
 
@@ -140,6 +141,30 @@ class ResultSweepBrowserTest {
     assertThat(browser.find("section.benchmark").getText()).doesNotContain("sweep_note");
     browser.waitFor("canvas#chart-sweep to be drawn", d -> PageChecks.painted(browser, "canvas#chart-sweep"));
     browser.checkPage("result-sweep-note");
+  }
+
+  @Test
+  void theComparePageShowsEachResultsStepsCompactlyBesideTheOthers() {
+    String plain = resultPath("plain-model").substring("/results/".length());
+    String swept = resultPath("swept-model").substring("/results/".length());
+    String noted = resultPath("serial-engine").substring("/results/".length());
+    browser.open("/results/compare?ids=" + swept + "," + plain + "," + noted);
+
+    List<WebElement> blocks = browser.visible(".compare-sweep");
+    assertThat(blocks).extracting(b -> b.getAttribute("data-result-id")).containsExactly(swept, noted);
+    assertThat(blocks).extracting(b -> b.findElement(By.tagName("h3")).getText())
+        .containsExactly("#1 swept-model · llama_cpp throughput", "#3 serial-engine · llama_cpp throughput");
+    assertThat(blocks.get(0).findElements(By.cssSelector("thead th"))).extracting(WebElement::getText).containsExactly(
+        "Load", "Request throughput (requests/s)", "Output token throughput (tokens/s)", "TTFT p50 (ms)");
+    assertThat(blocks.get(0).findElements(By.cssSelector("tbody tr")).stream()
+        .map(row -> row.findElements(By.cssSelector("td, th")).stream().map(c -> c.getText().trim()).toList()).toList())
+        .containsExactly(List.of("sequential", "1.92", "245.8", "38.2"), List.of("concurrency:16", "11.4", "1459.2", "95.1"),
+            List.of("poisson:3.2 INVALID", "3.05", "390.4", "41.3"));
+    assertThat(blocks.get(0).findElement(By.cssSelector(".badge-invalid")).getAttribute("title"))
+        .isEqualTo(MetricsFiles.LAG_REASON);
+    assertThat(blocks.get(1).findElements(By.cssSelector("tbody tr"))).hasSize(2);
+    assertThat(blocks.get(1).findElement(By.cssSelector(".sweep-note")).getText()).isEqualTo(NOTE);
+    browser.checkPage("results-compare-sweep");
   }
 
   @Test
