@@ -106,7 +106,7 @@ public final class TestServer implements AutoCloseable {
     this.vertx = vertx;
     this.running = running;
     this.home = home;
-    this.client = newClient(null);
+    this.client = newClient(null, true);
   }
 
   public static TestServer start(Path homeDir) {
@@ -159,7 +159,13 @@ public final class TestServer implements AutoCloseable {
 
   /** A client that presents the given certificate and key (PEM). */
   public WebClient clientWithCertificate(String certPem, String keyPem) {
-    return newClient(new PemKeyCertOptions().setCertValue(Buffer.buffer(certPem)).setKeyValue(Buffer.buffer(keyPem)));
+    return newClient(new PemKeyCertOptions().setCertValue(Buffer.buffer(certPem)).setKeyValue(Buffer.buffer(keyPem)),
+        true);
+  }
+
+  /** A client like {@link #client()} that returns a redirect as it is, to see where the login gate sends a browser. */
+  public WebClient clientNotFollowingRedirects() {
+    return newClient(null, false);
   }
 
   /** A client with a fresh agent certificate issued by the server's CA. */
@@ -168,9 +174,9 @@ public final class TestServer implements AutoCloseable {
     return clientWithCertificate(issued.certificatePem(), issued.privateKeyPem());
   }
 
-  private WebClient newClient(PemKeyCertOptions keyCert) {
+  private WebClient newClient(PemKeyCertOptions keyCert, boolean followRedirects) {
     WebClientOptions options = new WebClientOptions().setDefaultHost("localhost").setDefaultPort(port())
-        .setSsl(tls()).setConnectTimeout(5000).setIdleTimeout(30);
+        .setSsl(tls()).setConnectTimeout(5000).setIdleTimeout(30).setFollowRedirects(followRedirects);
     if (tls()) {
       options.setTrustOptions(new PemTrustOptions().addCertPath(home.certs().resolve("ca.pem").toString()));
       if (keyCert != null) {
