@@ -3,6 +3,7 @@ package dev.svc.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.TestServer;
+import dev.svc.server.TestServers;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -14,9 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The admin pages as a browser receives them: the Create Test Agent form, an agent's Settings and
@@ -24,33 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AdminPagesTest {
 
-  @TempDir
-  Path temp;
-
-  private TestServer server;
-  private Vertx catalogVertx;
-
-  @AfterEach
-  void stop() {
-    if (server != null) {
-      server.close();
-    }
-    if (catalogVertx != null) {
-      catalogVertx.close().await();
-    }
-  }
-
-  private TestServer start(TestServer.Options options) {
-    server = TestServer.start(temp.resolve("home"), options.insecure().resultsDir(temp.resolve("results")));
-    return server;
-  }
-
-  private TestServer start() {
-    return start(new TestServer.Options());
-  }
+  @RegisterExtension
+  final TestServers servers = new TestServers(TestServer.Options::insecure);
 
   private String page(String path) {
-    HttpResponse<Buffer> response = server.get(path);
+    HttpResponse<Buffer> response = servers.server().get(path);
     assertThat(response.statusCode()).as(path).isEqualTo(200);
     assertThat(response.getHeader("Content-Type")).startsWith("text/html");
     String html = response.bodyAsString();
@@ -71,13 +49,13 @@ class AdminPagesTest {
   }
 
   private String createTestAgent(String name) {
-    HttpResponse<Buffer> created = server.post("/api/v1/agents/test", new JsonObject().put("name", name));
+    HttpResponse<Buffer> created = servers.server().post("/api/v1/agents/test", new JsonObject().put("name", name));
     assertThat(created.statusCode()).as(created.bodyAsString()).isEqualTo(201);
     return created.bodyAsJsonObject().getString("id");
   }
 
   private String registerAgent(String name) {
-    HttpResponse<Buffer> registered = server.post("/api/v1/agents/register",
+    HttpResponse<Buffer> registered = servers.server().post("/api/v1/agents/register",
         new JsonObject().put("name", name).put("hostname", name + ".lab"));
     assertThat(registered.statusCode()).as(registered.bodyAsString()).isEqualTo(201);
     return registered.bodyAsJsonObject().getString("agent_id");
@@ -110,7 +88,7 @@ class AdminPagesTest {
 
   @Test
   void agentsPageOffersTheCreateTestAgentFormWithTheApisIntegerLimits() {
-    start();
+    TestServer server = servers.start();
     String html = page("/agents");
 
     assertThat(html).contains("<form id=\"create-test-agent\"", "id=\"create-test-agent-error\"",
@@ -143,7 +121,7 @@ class AdminPagesTest {
 
   @Test
   void testAgentsSettingsCardHidesStorageSettingsAndHasNoStorageCard() {
-    start();
+    TestServer server = servers.start();
     String id = createTestAgent("sim-settings");
     assertThat(server.put("/api/v1/agents/" + id + "/settings", null,
         new JsonObject().put("heartbeat_interval_s", 45).put("kitt_image", "svc/bench:local")).statusCode()).isEqualTo(200);
@@ -161,7 +139,7 @@ class AdminPagesTest {
 
   @Test
   void registeredAgentShowsEverySettingAndTheStorageCardWithFreeSpace() {
-    start();
+    TestServer server = servers.start();
     String id = registerAgent("gpu-box-1");
     assertThat(server.post("/api/v1/agents/" + id + "/heartbeat", new JsonObject().put("status", "idle")
         .put("storage_gb_free", 512.0)).statusCode()).isEqualTo(200);
@@ -195,14 +173,14 @@ class AdminPagesTest {
 
   @Test
   void agentWithoutHeartbeatSaysStorageIsNotReportedYet() {
-    start();
+    servers.start();
     String id = registerAgent("fresh-box");
     assertThat(text(section(page("/agents/" + id), "storage-card"), "id=\"storage-free\"")).isEqualTo("not reported yet");
   }
 
   @Test
   void unknownAgentIsA404Page() {
-    start();
+    TestServer server = servers.start();
     HttpResponse<Buffer> response = server.get("/agents/no-such-agent");
     assertThat(response.statusCode()).isEqualTo(404);
     assertThat(response.getHeader("Content-Type")).startsWith("text/html");
@@ -211,7 +189,7 @@ class AdminPagesTest {
 
   @Test
   void hostileAgentNameIsEscapedInTheListAndTheCards() {
-    start();
+    TestServer server = servers.start();
     String hostile = "<img src=x onerror=alert(1)>\"'";
     String id = registerAgent(hostile);
     assertThat(server.put("/api/v1/agents/" + id + "/settings", null,
@@ -229,7 +207,7 @@ class AdminPagesTest {
 
   @Test
   void settingsPageShowsEachEffectiveValueWithItsSource() {
-    start(new TestServer.Options().env("SVC_MODEL_DIR", "/env/models"));
+    servers.start(new TestServer.Options().env("SVC_MODEL_DIR", "/env/models"));
 
     String html = page("/settings");
 
@@ -242,7 +220,7 @@ class AdminPagesTest {
     assertThat(text(html, "data-source=\"model_dir\"")).isEqualTo("environment");
     assertThat(text(html, "data-effective=\"catalog_url\"")).isEmpty();
     assertThat(text(html, "data-source=\"catalog_url\"")).isEqualTo("unset");
-    assertThat(text(html, "data-effective=\"results_dir\"")).isEqualTo(temp.resolve("results").toString());
+    assertThat(text(html, "data-effective=\"results_dir\"")).isEqualTo(servers.results().toString());
     assertThat(text(html, "data-source=\"results_dir\"")).isEqualTo("flag");
     // the inputs hold only what the database overrides, so saving never copies a fallback into it
     assertThat(tag(html, "id=\"setting-model_dir\"")).contains("value=\"\"", "placeholder=\"/env/models\"");
@@ -250,7 +228,7 @@ class AdminPagesTest {
 
   @Test
   void savedSettingShowsAsDatabaseAndClearingRevertsToTheEnvironment() {
-    start(new TestServer.Options().env("SVC_MODEL_DIR", "/env/models"));
+    TestServer server = servers.start(new TestServer.Options().env("SVC_MODEL_DIR", "/env/models"));
     assertThat(server.put("/api/v1/settings", null, new JsonObject().put("model_dir", "/db/models")
         .put("catalog_url", "https://catalog.lab:8000")).statusCode()).isEqualTo(200);
 
@@ -272,7 +250,7 @@ class AdminPagesTest {
 
   @Test
   void hostileSettingValueIsEscaped() {
-    start();
+    TestServer server = servers.start();
     assertThat(server.put("/api/v1/settings", null, new JsonObject().put("model_dir", "/tmp/\"><script>alert(1)</script>"))
         .statusCode()).isEqualTo(200);
     String html = page("/settings");
@@ -283,7 +261,7 @@ class AdminPagesTest {
   // --- models ---
 
   private Path writeManifest(JsonArray models) throws IOException {
-    Path dir = Files.createDirectories(temp.resolve("models"));
+    Path dir = Files.createDirectories(servers.dir().resolve("models"));
     Files.writeString(dir.resolve("manifest.json"), new JsonObject().put("models", models).encode());
     return dir;
   }
@@ -295,7 +273,7 @@ class AdminPagesTest {
             .put("formats", new JsonArray().add("safetensors").add("pytorch")).put("size_bytes", 16_000_000_000L))
         .add(new JsonObject().put("model_id", "qwen2-7b-q4").put("path", "gguf/qwen2-7b-q4.gguf").put("size_bytes", 4_370_000_000L))
         .add(new JsonObject().put("model_id", "tiny").put("path", "/remote/tiny")));
-    start(new TestServer.Options().env("SVC_MODEL_DIR", dir.toString()));
+    servers.start(new TestServer.Options().env("SVC_MODEL_DIR", dir.toString()));
 
     String html = page("/models");
 
@@ -319,10 +297,10 @@ class AdminPagesTest {
 
   @Test
   void missingManifestIsShownAsANote() {
-    start(new TestServer.Options().env("SVC_MODEL_DIR", temp.resolve("empty-models").toString()));
+    Path empty = servers.dir().resolve("empty-models");
+    servers.start(new TestServer.Options().env("SVC_MODEL_DIR", empty.toString()));
     String html = page("/models");
-    assertThat(html).contains("<li class=\"note\">No manifest.json in " + temp.resolve("empty-models") + "</li>",
-        "No models listed.");
+    assertThat(html).contains("<li class=\"note\">No manifest.json in " + empty + "</li>", "No models listed.");
   }
 
   @Test
@@ -330,32 +308,36 @@ class AdminPagesTest {
     Path dir = writeManifest(new JsonArray().add(new JsonObject().put("model_id", "local-one").put("path", "/m/local-one")));
     JsonArray remote = new JsonArray().add(new JsonObject().put("model_id", "remote-one").put("path", "/share/remote-one")
         .put("formats", new JsonArray().add("gguf")).put("size_bytes", 2_500_000L));
-    catalogVertx = Vertx.vertx();
-    HttpServer catalog = catalogVertx.createHttpServer().requestHandler(req -> {
-      if (req.path().equals("/manifest.json")) {
-        req.response().putHeader("Content-Type", "application/json").end(remote.encode());
-      } else {
-        req.response().setStatusCode(404).end();
-      }
-    }).listen(0, "127.0.0.1").await();
-    start(new TestServer.Options().env("SVC_MODEL_DIR", dir.toString()));
-    assertThat(page("/models")).contains("id=\"catalog-url-form\"").doesNotContain("remote-one");
+    Vertx catalogVertx = Vertx.vertx();
+    try {
+      HttpServer catalog = catalogVertx.createHttpServer().requestHandler(req -> {
+        if (req.path().equals("/manifest.json")) {
+          req.response().putHeader("Content-Type", "application/json").end(remote.encode());
+        } else {
+          req.response().setStatusCode(404).end();
+        }
+      }).listen(0, "127.0.0.1").await();
+      TestServer server = servers.start(new TestServer.Options().env("SVC_MODEL_DIR", dir.toString()));
+      assertThat(page("/models")).contains("id=\"catalog-url-form\"").doesNotContain("remote-one");
 
-    // what the inline form sends
-    HttpResponse<Buffer> set = server.put("/api/v1/settings", null,
-        new JsonObject().put("catalog_url", "http://127.0.0.1:" + catalog.actualPort()));
-    assertThat(set.statusCode()).isEqualTo(200);
+      // what the inline form sends
+      HttpResponse<Buffer> set = server.put("/api/v1/settings", null,
+          new JsonObject().put("catalog_url", "http://127.0.0.1:" + catalog.actualPort()));
+      assertThat(set.statusCode()).isEqualTo(200);
 
-    String html = page("/models");
-    assertThat(html).doesNotContain("catalog-url-form").contains("id=\"catalog-url-value\"");
-    assertThat(row(html, "/share/remote-one")).contains("remote-one", "<span class=\"badge badge-format\">gguf</span>",
-        "2.5 MB", "catalog");
-    assertThat(row(html, "/m/local-one")).contains("local-one", "local");
+      String html = page("/models");
+      assertThat(html).doesNotContain("catalog-url-form").contains("id=\"catalog-url-value\"");
+      assertThat(row(html, "/share/remote-one"))
+          .contains("remote-one", "<span class=\"badge badge-format\">gguf</span>", "2.5 MB", "catalog");
+      assertThat(row(html, "/m/local-one")).contains("local-one", "local");
+    } finally {
+      catalogVertx.close().await();
+    }
   }
 
   @Test
   void unreachableCatalogServiceIsANoteNotAnError() {
-    start(new TestServer.Options().env("SVC_MODEL_DIR", temp.resolve("none").toString())
+    servers.start(new TestServer.Options().env("SVC_MODEL_DIR", servers.dir().resolve("none").toString())
         .env("CATALOG_URL", "http://127.0.0.1:9/catalog"));
     String html = page("/models");
     assertThat(html).contains("class=\"note\">Catalog service http://127.0.0.1:9/catalog/manifest.json unreachable")
@@ -368,7 +350,7 @@ class AdminPagesTest {
     for (int i = 0; i < ModelsPage.PER_PAGE + 5; i++) {
       models.add(new JsonObject().put("model_id", String.format("m-%03d", i)).put("path", String.format("/m/m-%03d", i)));
     }
-    start(new TestServer.Options().env("SVC_MODEL_DIR", writeManifest(models).toString()));
+    servers.start(new TestServer.Options().env("SVC_MODEL_DIR", writeManifest(models).toString()));
 
     String first = page("/models");
     assertThat(first).contains("<nav class=\"pager\"", "rel=\"next\" href=\"/models?q=&amp;page=2\"")
@@ -381,7 +363,7 @@ class AdminPagesTest {
   @Test
   void undecodableOrOutOfRangeQueryStillRendersTheModelsPage() throws IOException {
     Path dir = writeManifest(new JsonArray().add(new JsonObject().put("model_id", "only").put("path", "/m/only")));
-    start(new TestServer.Options().env("SVC_MODEL_DIR", dir.toString()));
+    servers.start(new TestServer.Options().env("SVC_MODEL_DIR", dir.toString()));
     for (String query : new String[] {"?q=%zz&page=%zz", "?page=999", "?page=-1", "?page=abc"}) {
       assertThat(page("/models" + query)).as(query).contains("data-model-path=\"/m/only\"");
     }
@@ -391,7 +373,7 @@ class AdminPagesTest {
   void hostileModelNamesAreEscaped() throws IOException {
     Path dir = writeManifest(new JsonArray().add(new JsonObject().put("model_id", "<script>alert(1)</script>")
         .put("path", "/m/\"><img src=x onerror=alert(2)>")));
-    start(new TestServer.Options().env("SVC_MODEL_DIR", dir.toString()));
+    servers.start(new TestServer.Options().env("SVC_MODEL_DIR", dir.toString()));
     String html = page("/models?q=" + java.net.URLEncoder.encode("<script>", java.nio.charset.StandardCharsets.UTF_8));
     assertThat(html).doesNotContain("<script>alert(1)</script>", "<img src=x")
         .contains("&lt;script&gt;alert(1)&lt;/script&gt;", "data-model-path=\"/m/&quot;&gt;&lt;img src=x onerror=alert(2)&gt;\"");
@@ -399,7 +381,7 @@ class AdminPagesTest {
 
   @Test
   void pageScriptsAreServed() {
-    start();
+    TestServer server = servers.start();
     for (String script : new String[] {"agent-admin.js", "settings.js", "models.js"}) {
       HttpResponse<Buffer> js = server.get("/static/" + script);
       assertThat(js.statusCode()).as(script).isEqualTo(200);

@@ -3,6 +3,7 @@ package dev.svc.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.TestServer;
+import dev.svc.server.TestServers;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -10,46 +11,31 @@ import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The server-rendered pages: fleet counts, latest results, the agent list and detail, escaping. */
 class DashboardPagesTest {
 
-  @TempDir
-  Path temp;
-
-  private TestServer server;
-
-  @AfterEach
-  void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  private TestServer start() {
-    server = TestServer.start(temp.resolve("home"), new TestServer.Options().insecure().resultsDir(temp.resolve("results")));
-    return server;
-  }
+  @RegisterExtension
+  final TestServers servers = new TestServers(TestServer.Options::insecure);
 
   private String createTestAgent(String name) {
-    HttpResponse<Buffer> created = server.post("/api/v1/agents/test", new JsonObject().put("name", name)
+    HttpResponse<Buffer> created = servers.server().post("/api/v1/agents/test", new JsonObject().put("name", name)
         .put("gpu_info", "NVIDIA H100 80GB HBM3").put("gpu_count", 2).put("cpu_arch", "x86_64"));
     assertThat(created.statusCode()).as(created.bodyAsString()).isBetween(200, 201);
     return created.bodyAsJsonObject().getString("id");
   }
 
   private String registerAgent(String name) {
-    HttpResponse<Buffer> registered = server.post("/api/v1/agents/register",
+    HttpResponse<Buffer> registered = servers.server().post("/api/v1/agents/register",
         new JsonObject().put("name", name).put("hostname", name + ".lab"));
     assertThat(registered.statusCode()).as(registered.bodyAsString()).isBetween(200, 201);
     return registered.bodyAsJsonObject().getString("id", registered.bodyAsJsonObject().getString("agent_id"));
   }
 
   private String page(String path) {
-    HttpResponse<Buffer> response = server.get(path);
+    HttpResponse<Buffer> response = servers.server().get(path);
     assertThat(response.statusCode()).as(path).isEqualTo(200);
     assertThat(response.getHeader("Content-Type")).startsWith("text/html");
     return response.bodyAsString();
@@ -57,13 +43,13 @@ class DashboardPagesTest {
 
   @Test
   void homeShowsFleetCountsAndLatestResults() throws IOException {
-    Path run = temp.resolve("results/run-1/metrics.json");
+    Path run = servers.results().resolve("run-1/metrics.json");
     Files.createDirectories(run.getParent());
     Files.writeString(run, new JsonObject().put("model", "llama-3-8b-instruct").put("engine", "vllm")
         .put("suite_name", "quick").put("timestamp", "2026-03-10T10:00:00.000Z")
         .put("results", new JsonArray().add(new JsonObject().put("test_name", "throughput").put("passed", true)
             .put("metrics", new JsonObject().put("avg_tps", 123.45)))).encode());
-    start();
+    servers.start();
     createTestAgent("sim-one");
     registerAgent("gpu-box-7");
 
@@ -78,7 +64,7 @@ class DashboardPagesTest {
 
   @Test
   void agentsPageShowsTestBadge() {
-    start();
+    servers.start();
     String sim = createTestAgent("sim-two");
     String real = registerAgent("real-box");
 
@@ -95,7 +81,7 @@ class DashboardPagesTest {
 
   @Test
   void valuesAreHtmlEscaped() {
-    start();
+    servers.start();
     String id = createTestAgent("<script>x</script>");
     for (String path : new String[] {"/agents", "/agents/" + id}) {
       String html = page(path);
@@ -105,7 +91,7 @@ class DashboardPagesTest {
 
   @Test
   void unknownAgentPageIs404Html() {
-    start();
+    TestServer server = servers.start();
     HttpResponse<Buffer> response = server.get("/agents/no-such-agent");
     assertThat(response.statusCode()).isEqualTo(404);
     assertThat(response.getHeader("Content-Type")).startsWith("text/html");
@@ -114,7 +100,7 @@ class DashboardPagesTest {
 
   @Test
   void pagesCarryTheSessionsCsrfToken() {
-    start();
+    TestServer server = servers.start();
     HttpResponse<Buffer> response = server.get("/");
     assertThat(response.cookies()).anyMatch(c -> c.startsWith("svc_session=") && c.toLowerCase().contains("httponly")
         && c.contains("SameSite=Strict"));
@@ -123,7 +109,7 @@ class DashboardPagesTest {
 
   @Test
   void debugModeTurnsCachingOff() {
-    server = TestServer.start(temp.resolve("home"), new TestServer.Options().insecure().debug());
+    TestServer server = servers.start(new TestServer.Options().debug());
     assertThat(page("/")).contains("Fleet at a glance");
     assertThat(page("/agents")).contains("No agents registered yet.");
     HttpResponse<Buffer> js = server.get("/static/app.js");

@@ -3,52 +3,30 @@ package dev.svc.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.TestServer;
+import dev.svc.server.TestServers;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
-import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The pages' security: a strict CSP, every asset served by the server itself, and the login gate. */
 class DashboardSecurityTest {
 
   private static final Pattern ASSET = Pattern.compile("\\s(?:src|href)=\"([^\"]*)\"");
 
-  @TempDir
-  Path temp;
-
-  private TestServer server;
-  private WebClient noRedirects;
-
-  @AfterEach
-  void stop() {
-    if (noRedirects != null) {
-      noRedirects.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  private TestServer start(TestServer.Options options) {
-    server = TestServer.start(temp.resolve("home"), options.insecure());
-    noRedirects = WebClient.create(server.vertx(), new WebClientOptions().setDefaultHost("localhost")
-        .setDefaultPort(server.port()).setFollowRedirects(false));
-    return server;
-  }
+  @RegisterExtension
+  final TestServers servers = new TestServers(TestServer.Options::insecure);
 
   @Test
   void pagesCarryAStrictContentSecurityPolicy() {
-    start(new TestServer.Options());
+    TestServer server = servers.start();
     String agent = server.post("/api/v1/agents/test", new JsonObject().put("name", "sim")).bodyAsJsonObject()
         .getString("id");
     for (String path : new String[] {"/", "/agents", "/agents/" + agent, "/agents/unknown", "/static/app.js"}) {
@@ -67,7 +45,7 @@ class DashboardSecurityTest {
 
   @Test
   void everyScriptAndStylesheetIsServedByTheServer() {
-    start(new TestServer.Options());
+    TestServer server = servers.start();
     String agent = server.post("/api/v1/agents/test", new JsonObject().put("name", "sim")).bodyAsJsonObject()
         .getString("id");
     Set<String> assets = new LinkedHashSet<>();
@@ -102,7 +80,7 @@ class DashboardSecurityTest {
 
   @Test
   void pagesNeedALoginWhenATokenIsSet() {
-    start(new TestServer.Options().authToken("t"));
+    WebClient noRedirects = servers.start(new TestServer.Options().authToken("t")).clientNotFollowingRedirects();
     for (String path : new String[] {"/", "/agents", "/agents/x"}) {
       HttpResponse<Buffer> response = noRedirects.get(path).send().await();
       assertThat(response.statusCode()).as(path).isEqualTo(302);
@@ -112,15 +90,16 @@ class DashboardSecurityTest {
     assertThat(form.statusCode()).isEqualTo(200);
     assertThat(form.bodyAsString()).contains("name=\"token\"", "action=\"/login\"");
 
-    HttpResponse<Buffer> wrong = login("nope", MultiMap.caseInsensitiveMultiMap());
+    HttpResponse<Buffer> wrong = login(noRedirects, "nope", MultiMap.caseInsensitiveMultiMap());
     assertThat(wrong.statusCode()).isEqualTo(403);
     assertThat(wrong.bodyAsString()).contains("Wrong token", "name=\"token\"");
     assertThat(wrong.cookies()).noneMatch(c -> c.startsWith("svc_session=") && !c.startsWith("svc_session=;"));
 
-    HttpResponse<Buffer> crossSite = login("t", MultiMap.caseInsensitiveMultiMap().add("Origin", "https://evil.example"));
+    HttpResponse<Buffer> crossSite =
+        login(noRedirects, "t", MultiMap.caseInsensitiveMultiMap().add("Origin", "https://evil.example"));
     assertThat(crossSite.statusCode()).isEqualTo(403);
 
-    HttpResponse<Buffer> ok = login("t", MultiMap.caseInsensitiveMultiMap());
+    HttpResponse<Buffer> ok = login(noRedirects, "t", MultiMap.caseInsensitiveMultiMap());
     assertThat(ok.statusCode()).isEqualTo(302);
     assertThat(ok.getHeader("Location")).isEqualTo("/");
     String cookie = ok.cookies().stream().filter(c -> c.startsWith("svc_session=")).findFirst().orElseThrow();
@@ -143,7 +122,7 @@ class DashboardSecurityTest {
     assertThat(logout.getHeader("Location")).isEqualTo("/login");
   }
 
-  private HttpResponse<Buffer> login(String token, MultiMap headers) {
+  private static HttpResponse<Buffer> login(WebClient noRedirects, String token, MultiMap headers) {
     MultiMap form = MultiMap.caseInsensitiveMultiMap().add("token", token);
     return noRedirects.post("/login").putHeaders(headers).sendForm(form).await();
   }

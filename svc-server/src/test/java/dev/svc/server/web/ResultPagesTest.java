@@ -3,20 +3,19 @@ package dev.svc.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.TestServer;
+import dev.svc.server.TestServers;
 import dev.svc.server.results.MetricsFiles;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The results pages over HTTP: list filters and pages, detail charts and formulas, compare, exports, escaping. */
 class ResultPagesTest {
@@ -25,29 +24,11 @@ class ResultPagesTest {
       Pattern.compile("<script type=\"application/json\" id=\"chart-data\">(.*?)</script>", Pattern.DOTALL);
   private static final Pattern ROW_ID = Pattern.compile("<tr data-result-id=\"([0-9a-f]{16})\"");
 
-  @TempDir
-  Path temp;
-
-  private TestServer server;
-
-  @AfterEach
-  void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  private TestServer start() {
-    return start(new TestServer.Options());
-  }
-
-  private TestServer start(TestServer.Options options) {
-    server = TestServer.start(temp.resolve("home"), options.insecure().resultsDir(temp.resolve("results")));
-    return server;
-  }
+  @RegisterExtension
+  final TestServers servers = new TestServers(TestServer.Options::insecure);
 
   private void write(String dir, JsonObject data) throws IOException {
-    MetricsFiles.write(temp.resolve("results").resolve(dir).resolve("metrics.json"), data);
+    MetricsFiles.write(servers.results().resolve(dir).resolve("metrics.json"), data);
   }
 
   /** A metrics.json in the full current layout: one throughput benchmark with distributions and GPU samples. */
@@ -85,7 +66,7 @@ class ResultPagesTest {
   }
 
   private String page(String path) {
-    HttpResponse<Buffer> response = server.get(path);
+    HttpResponse<Buffer> response = servers.server().get(path);
     assertThat(response.statusCode()).as(path + ": " + response.bodyAsString()).isEqualTo(200);
     assertThat(response.getHeader("Content-Type")).startsWith("text/html");
     return response.bodyAsString();
@@ -93,7 +74,7 @@ class ResultPagesTest {
 
   /** The id of the only result with this model, through the API. */
   private String idOf(String model) {
-    JsonArray items = server.get("/api/v1/results?model=" + java.net.URLEncoder.encode(model,
+    JsonArray items = servers.server().get("/api/v1/results?model=" + java.net.URLEncoder.encode(model,
         java.nio.charset.StandardCharsets.UTF_8)).bodyAsJsonObject().getJsonArray("items");
     assertThat(items).as("results of " + model).hasSize(1);
     return items.getJsonObject(0).getString("id");
@@ -119,7 +100,7 @@ class ResultPagesTest {
     write("a", full("llama-3-8b", "vllm", "2026-03-01T10:00:00.000Z", 100, 40));
     write("b", full("mistral-7b", "tgi", "2026-03-05T10:00:00.000Z", 90, 50));
     write("c", full("mistral-7b", "vllm", "2026-03-09T10:00:00.000Z", 80, 60).put("suite_name", "performance"));
-    start();
+    TestServer server = servers.start();
     String llama = idOf("llama-3-8b");
     List<String> mistral = new ArrayList<>();
     server.get("/api/v1/results?model=mistral-7b").bodyAsJsonObject().getJsonArray("items")
@@ -150,7 +131,7 @@ class ResultPagesTest {
     for (int i = 0; i < 30; i++) {
       write("run-" + i, MetricsFiles.current("model-" + (i % 2), String.format("2026-01-%02dT10:00:00.000Z", i + 1)));
     }
-    start();
+    TestServer server = servers.start();
     String first = page("/results");
     assertThat(rowIds(first)).hasSize(25);
     assertThat(first).contains("<nav class=\"pager\"", "<a rel=\"next\" href=\"/results?page=2\"", "Page 1 of 2")
@@ -169,7 +150,7 @@ class ResultPagesTest {
   @Test
   void detailEmbedsChartDataFormulasAndMetadata() throws IOException {
     write("full", full("meta-llama/Llama-3-8B", "vllm", "2026-03-01T10:00:00.000Z", 103.2, 40.1));
-    start();
+    servers.start();
     String id = idOf("meta-llama/Llama-3-8B");
     String html = page("/results/" + id);
 
@@ -215,7 +196,7 @@ class ResultPagesTest {
     doc.getJsonArray("results").getJsonObject(0).getJsonObject("metrics").getJsonObject("gpu_memory")
         .put("samples", samples);
     write("long", doc);
-    start();
+    servers.start();
 
     JsonArray points = chartData(page("/results/" + idOf("long-trace"))).getJsonObject("gpu_memory")
         .getJsonArray("series").getJsonObject(0).getJsonArray("points");
@@ -236,7 +217,7 @@ class ResultPagesTest {
   void detailShowsASweepsStepsInItsBenchmarkCardAndChartsThemInTheOrderRun() throws IOException {
     write("sweep", MetricsFiles.sweep("swept-model", "2026-03-01T10:00:00.000Z", MetricsFiles.threeSweepSteps(), null));
     write("plain", full("plain-model", "vllm", "2026-03-02T10:00:00.000Z", 103.2, 40.1));
-    start();
+    servers.start();
     String html = page("/results/" + idOf("swept-model"));
 
     List<List<String>> rows = sweepRows(html);
@@ -287,7 +268,7 @@ class ResultPagesTest {
         .add(MetricsFiles.sweepStep("sequential", 1.92, 245.8, 38.2, 44.75, 7.6, 520.3, 20, 0))
         .add(MetricsFiles.sweepStep("concurrency:16", 1.95, 249.6, 410.0, 802.5, 7.7, 8120.0, 20, 0));
     write("noted", MetricsFiles.sweep("serial-engine", "2026-03-01T10:00:00.000Z", steps, note));
-    start();
+    servers.start();
     String html = page("/results/" + idOf("serial-engine"));
 
     assertThat(sweepRows(html)).as("load, achieved rate, valid").extracting(r -> List.of(r.get(1), r.get(2), r.get(11)))
@@ -353,7 +334,7 @@ class ResultPagesTest {
         .put("samples", new JsonArray()).put("reason", "The agent has no GPU"));
     write("sim", simulated);
     write("bare", new JsonObject().put("model", "bare-model").put("engine", "ollama"));
-    start();
+    servers.start();
 
     String legacy = page("/results/" + idOf("/models/mistral"));
     assertThat(legacy).contains("Latency (older layout)", "kitt version", "0.9.3", "engine timed out",
@@ -382,7 +363,7 @@ class ResultPagesTest {
   void compareShowsResultsSideBySideAndMarksTheBest() throws IOException {
     write("fast", full("fast-model", "vllm", "2026-03-01T10:00:00.000Z", 200, 30));
     write("slow", full("slow-model", "tgi", "2026-03-02T10:00:00.000Z", 100, 80));
-    start();
+    servers.start();
     String fast = idOf("fast-model");
     String slow = idOf("slow-model");
 
@@ -421,7 +402,7 @@ class ResultPagesTest {
     write("noted", MetricsFiles.sweep("serial-engine", "2026-03-03T10:00:00.000Z", new JsonArray()
         .add(MetricsFiles.sweepStep("sequential", 1.92, 245.8, 38.2, 44.75, 7.6, 520.3, 20, 0))
         .add(MetricsFiles.sweepStep("concurrency:16", 1.95, 249.6, 410.0, 802.5, 7.7, 8120.0, 20, 0)), note));
-    start();
+    servers.start();
     String plain = idOf("plain-model");
     String swept = idOf("swept-model");
     String noted = idOf("serial-engine");
@@ -478,7 +459,7 @@ class ResultPagesTest {
   @Test
   void unknownIdsGetClearPagesNotErrors() throws IOException {
     write("one", MetricsFiles.current("only-model", "2026-03-01T10:00:00.000Z"));
-    start();
+    TestServer server = servers.start();
     String id = idOf("only-model");
 
     HttpResponse<Buffer> detail = server.get("/results/0000000000000000");
@@ -506,7 +487,7 @@ class ResultPagesTest {
     String model = "team, \"fast\" model\nv2";
     write("quoted", full(model, "vllm", "2026-03-01T10:00:00.000Z", 103.2, 40.1));
     write("other", MetricsFiles.current("plain", "2026-03-02T10:00:00.000Z", 50));
-    start();
+    TestServer server = servers.start();
     String id = idOf(model);
     String plain = idOf("plain");
 
@@ -544,7 +525,7 @@ class ResultPagesTest {
   void exportsCarryASweepsStepsTheCsvUnderNumberedMetricNames() throws IOException {
     JsonObject stored = MetricsFiles.sweep("swept-model", "2026-03-01T10:00:00.000Z", MetricsFiles.threeSweepSteps(), "why not");
     write("sweep", stored);
-    start();
+    TestServer server = servers.start();
     String id = idOf("swept-model");
 
     assertThat(server.get("/results/" + id + "/export.json").bodyAsJsonObject().getJsonObject("data")).isEqualTo(stored);
@@ -621,7 +602,7 @@ class ResultPagesTest {
     JsonObject stored = full("json-model", "vllm", "2026-03-01T10:00:00.000Z", 103.2, 40.1).put("simulated", true);
     write("json", stored);
     write("json2", MetricsFiles.current("json-model-2", "2026-03-02T10:00:00.000Z"));
-    start();
+    TestServer server = servers.start();
     String id = idOf("json-model");
     String id2 = idOf("json-model-2");
 
@@ -646,7 +627,7 @@ class ResultPagesTest {
     String hostile = "</script><script>alert(1)</script><img src=x onerror=alert(2)>";
     write("evil", full(hostile, "vllm", "2026-03-01T10:00:00.000Z", 100, 40));
     write("good", full("good-model", "vllm", "2026-03-02T10:00:00.000Z", 120, 35));
-    start();
+    servers.start();
     String evil = idOf(hostile);
     String good = idOf("good-model");
 
@@ -663,7 +644,7 @@ class ResultPagesTest {
   @Test
   void pagesAndExportsRequireLoginWhenAuthIsOn() throws IOException {
     write("auth", MetricsFiles.current("auth-model", "2026-03-01T10:00:00.000Z"));
-    start(new TestServer.Options().authToken("s3cret-token-for-tests"));
+    TestServer server = servers.start(new TestServer.Options().authToken("s3cret-token-for-tests"));
     String id = server.get("/api/v1/results", "s3cret-token-for-tests").bodyAsJsonObject().getJsonArray("items")
         .getJsonObject(0).getString("id");
     for (String path : List.of("/results", "/results/" + id, "/results/compare?ids=" + id + "," + id,

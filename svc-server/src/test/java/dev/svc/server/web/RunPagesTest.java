@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.EventWaiter;
 import dev.svc.server.TestServer;
+import dev.svc.server.TestServers;
 import dev.svc.server.Timings;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -11,6 +12,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +23,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The quick test and campaign pages over HTTP against a real server: lists with status chips and
@@ -35,33 +36,15 @@ class RunPagesTest {
   private static final Duration WAIT = Duration.ofSeconds(30);
   private static final Pattern LINE = Pattern.compile("<div class=\"line\">(.*?)</div>", Pattern.DOTALL);
 
-  @TempDir
-  Path temp;
-
-  private TestServer server;
-
-  @AfterEach
-  void stop() {
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  private TestServer start() {
-    return start(new TestServer.Options());
-  }
-
-  private TestServer start(TestServer.Options options) {
-    server = TestServer.start(temp.resolve("home"), options.insecure().resultsDir(temp.resolve("results"))
-        .timings(Timings.defaults().withSimulatorDelays(5, 15)));
-    return server;
-  }
+  @RegisterExtension
+  final TestServers servers =
+      new TestServers(o -> o.insecure().timings(Timings.defaults().withSimulatorDelays(5, 15)));
 
   // --- the quick test list ---
 
   @Test
   void listShowsEveryTestNewestFirstWithStatusChipsAndServerSidePages() {
-    start();
+    TestServer server = servers.start();
     String agent = registerAgent("gpu-box");
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
@@ -122,14 +105,14 @@ class RunPagesTest {
 
   @Test
   void newTestFormListsCatalogModelsAndAgentsWithTheirArchitecture() throws IOException {
-    Path models = temp.resolve("models");
+    Path models = servers.dir().resolve("models");
     Files.createDirectories(models);
     Files.writeString(models.resolve("manifest.json"), new JsonObject().put("models", new JsonArray()
         .add(new JsonObject().put("model_id", "tiny-llama").put("path", "/models/tiny-llama.Q4_K_M.gguf")
             .put("formats", new JsonArray().add("gguf")).put("size_bytes", 480_000_000L))
         .add(new JsonObject().put("model_id", "llama-3-8b-instruct").put("path", "/models/llama-3-8b-instruct")
             .put("formats", new JsonArray().add("safetensors")))).encode());
-    start(new TestServer.Options().env("SVC_MODEL_DIR", models.toString()));
+    TestServer server = servers.start(new TestServer.Options().env("SVC_MODEL_DIR", models.toString()));
     String x86 = createTestAgent("sim-x86", "x86_64");
     String arm = createTestAgent("sim-arm", "arm64");
 
@@ -167,7 +150,7 @@ class RunPagesTest {
 
   @Test
   void newTestFormSaysSoWhenTheCatalogHasNoModels() {
-    start(new TestServer.Options().env("SVC_MODEL_DIR", temp.resolve("no-models").toString()));
+    servers.start(new TestServer.Options().env("SVC_MODEL_DIR", servers.dir().resolve("no-models").toString()));
     String html = page("/quicktest/new");
     assertThat(html).contains("The model catalog lists no models", "No manifest.json in",
         "No agents are registered.");
@@ -177,7 +160,7 @@ class RunPagesTest {
 
   @Test
   void queuedTestShowsItsMetadataCancelButtonAndStreamsFromItsFirstEvent() {
-    start();
+    servers.start();
     String agent = registerAgent("gpu-box");
     String id = submit(agent, "/models/llama-3-8b-instruct", "vllm");
 
@@ -194,7 +177,7 @@ class RunPagesTest {
 
   @Test
   void aPageOpenedMidRunAndItsStreamShowEveryLineExactlyOnce() {
-    start();
+    servers.start();
     String agent = registerAgent("gpu-box");
     String id = submit(agent, "/models/llama-3-8b-instruct", "vllm");
     status(id, "running");
@@ -229,7 +212,7 @@ class RunPagesTest {
 
   @Test
   void completedTestShowsStoredLinesKeyMetricsAndTheResultLink() {
-    start();
+    TestServer server = servers.start();
     String agent = createTestAgent("sim-one", "x86_64");
     String id;
     try (EventWaiter events = EventWaiter.everything(server.vertx())) {
@@ -251,7 +234,7 @@ class RunPagesTest {
 
   @Test
   void cancelledTestShowsTheErrorAndNoCancelButton() {
-    start();
+    TestServer server = servers.start();
     String agent = registerAgent("gpu-box");
     String id = submit(agent, "/models/llama-3-8b-instruct", "vllm");
     assertThat(server.post("/api/v1/quicktest/" + id + "/cancel", new JsonObject()).statusCode()).isEqualTo(200);
@@ -265,7 +248,7 @@ class RunPagesTest {
 
   @Test
   void campaignListWizardAndDetailRenderTheirHooksAndTheStoredLogOnceFinished() {
-    start();
+    TestServer server = servers.start();
     String arm = createTestAgent("sim-arm", "arm64");
     JsonObject created = createCampaign("nightly", arm, "/models/a.gguf", "/models/b.gguf");
     String id = created.getString("id");
@@ -323,7 +306,7 @@ class RunPagesTest {
 
   @Test
   void aCampaignPageOpenedMidRunAndItsStreamShowEveryLineExactlyOnce() {
-    start();
+    TestServer server = servers.start();
     String agent = registerAgent("gpu-box");
     String id = createCampaign("live one", agent, "/models/a.safetensors").getString("id");
     String testId;
@@ -357,7 +340,7 @@ class RunPagesTest {
 
   @Test
   void unknownIdsRenderTheNotFoundPage() {
-    start();
+    TestServer server = servers.start();
     for (String path : List.of("/quicktest/0123456789abcdef", "/campaigns/0123456789abcdef", "/quicktest/%3Cb%3Ex")) {
       HttpResponse<Buffer> response = server.get(path);
       assertThat(response.statusCode()).as(path).isEqualTo(404);
@@ -370,12 +353,12 @@ class RunPagesTest {
 
   @Test
   void hostileNamesAndPathsAreEscapedEverywhere() throws IOException {
-    Path models = temp.resolve("models");
+    Path models = servers.dir().resolve("models");
     Files.createDirectories(models);
     Files.writeString(models.resolve("manifest.json"), new JsonArray().add(new JsonObject()
         .put("model_id", "<script>alert('id')</script>").put("path", "/models/\"><img src=x onerror=alert(1)>.gguf"))
         .encode());
-    start(new TestServer.Options().env("SVC_MODEL_DIR", models.toString()));
+    servers.start(new TestServer.Options().env("SVC_MODEL_DIR", models.toString()));
     String agent = createTestAgent("<script>alert('agent')</script>", "x86_64");
     String hostilePath = "/models/<img src=x onerror=alert(2)>/\"quoted\"";
     String id = submit(agent, hostilePath, "vllm");
@@ -397,7 +380,7 @@ class RunPagesTest {
 
   @Test
   void runPagesHaveNoInlineScriptOrStyleAndServeEveryScriptTheyName() {
-    start();
+    TestServer server = servers.start();
     String agent = createTestAgent("sim", "x86_64");
     String test = submit(agent, "/models/tiny.gguf", "llama_cpp");
     String campaign = createCampaign("c", agent, "/models/tiny.gguf").getString("id");
@@ -423,33 +406,27 @@ class RunPagesTest {
 
   @Test
   void runPagesNeedALoginWhenATokenIsSet() {
-    start(new TestServer.Options().authToken("secret"));
-    io.vertx.ext.web.client.WebClient noRedirects = io.vertx.ext.web.client.WebClient.create(server.vertx(),
-        new io.vertx.ext.web.client.WebClientOptions().setDefaultHost("localhost").setDefaultPort(server.port())
-            .setFollowRedirects(false));
-    try {
-      for (String path : List.of("/quicktest", "/quicktest/new", "/quicktest/0123456789abcdef", "/campaigns",
-          "/campaigns/new", "/campaigns/0123456789abcdef")) {
-        HttpResponse<Buffer> response = noRedirects.get(path).send().await();
-        assertThat(response.statusCode()).as(path).isEqualTo(302);
-        assertThat(response.getHeader("Location")).as(path).isEqualTo("/login");
-      }
-    } finally {
-      noRedirects.close();
+    WebClient noRedirects = servers.start(new TestServer.Options().authToken("secret")).clientNotFollowingRedirects();
+    for (String path : List.of("/quicktest", "/quicktest/new", "/quicktest/0123456789abcdef", "/campaigns",
+        "/campaigns/new", "/campaigns/0123456789abcdef")) {
+      HttpResponse<Buffer> response = noRedirects.get(path).send().await();
+      assertThat(response.statusCode()).as(path).isEqualTo(302);
+      assertThat(response.getHeader("Location")).as(path).isEqualTo("/login");
     }
   }
 
   // --- helpers: the API ---
 
   private String createTestAgent(String name, String arch) {
-    HttpResponse<Buffer> created = server.post("/api/v1/agents/test", new JsonObject().put("name", name).put("cpu_arch", arch));
+    HttpResponse<Buffer> created = servers.server().post("/api/v1/agents/test",
+        new JsonObject().put("name", name).put("cpu_arch", arch));
     assertThat(created.statusCode()).as(created.bodyAsString()).isBetween(200, 201);
     return created.bodyAsJsonObject().getString("id");
   }
 
   /** A real (non-simulated) agent: its tests move only when the test posts their status and logs. */
   private String registerAgent(String name) {
-    HttpResponse<Buffer> registered = server.post("/api/v1/agents/register",
+    HttpResponse<Buffer> registered = servers.server().post("/api/v1/agents/register",
         new JsonObject().put("name", name).put("hostname", name + ".lab").put("cpu_arch", "x86_64"));
     assertThat(registered.statusCode()).as(registered.bodyAsString()).isBetween(200, 201);
     JsonObject body = registered.bodyAsJsonObject();
@@ -457,20 +434,20 @@ class RunPagesTest {
   }
 
   private String submit(String agentId, String modelPath, String engine) {
-    HttpResponse<Buffer> response = server.post("/api/v1/quicktest", new JsonObject().put("agent_id", agentId)
-        .put("model_path", modelPath).put("engine_name", engine));
+    HttpResponse<Buffer> response = servers.server().post("/api/v1/quicktest",
+        new JsonObject().put("agent_id", agentId).put("model_path", modelPath).put("engine_name", engine));
     assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(202);
     return response.bodyAsJsonObject().getString("id");
   }
 
   private void status(String testId, String status) {
-    HttpResponse<Buffer> response = server.post("/api/v1/quicktest/" + testId + "/status",
+    HttpResponse<Buffer> response = servers.server().post("/api/v1/quicktest/" + testId + "/status",
         new JsonObject().put("status", status));
     assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
   }
 
   private void logs(String testId, int seq, String... lines) {
-    HttpResponse<Buffer> response = server.post("/api/v1/quicktest/" + testId + "/logs",
+    HttpResponse<Buffer> response = servers.server().post("/api/v1/quicktest/" + testId + "/logs",
         new JsonObject().put("lines", new JsonArray(List.of(lines))).put("seq", seq));
     assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
   }
@@ -481,7 +458,7 @@ class RunPagesTest {
       models.add(new JsonObject().put("name", path).put("path", path));
     }
     String engine = modelPaths[0].endsWith(".gguf") ? "llama_cpp" : "vllm";
-    HttpResponse<Buffer> response = server.post("/api/v1/campaigns", new JsonObject().put("name", name)
+    HttpResponse<Buffer> response = servers.server().post("/api/v1/campaigns", new JsonObject().put("name", name)
         .put("agent_id", agentId).put("config", new JsonObject().put("models", models)
             .put("engines", new JsonArray().add(new JsonObject().put("name", engine)))));
     assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(201);
@@ -492,7 +469,8 @@ class RunPagesTest {
   private String firstRowOf(String campaignId) {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (System.nanoTime() < deadline) {
-      JsonArray tests = server.get("/api/v1/campaigns/" + campaignId).bodyAsJsonObject().getJsonArray("quick_tests");
+      JsonArray tests = servers.server().get("/api/v1/campaigns/" + campaignId).bodyAsJsonObject()
+          .getJsonArray("quick_tests");
       if (!tests.isEmpty()) {
         return tests.getJsonObject(0).getString("id");
       }
@@ -503,13 +481,14 @@ class RunPagesTest {
 
   private List<String> storedLines(String path) {
     List<String> out = new ArrayList<>();
-    server.get(path).bodyAsJsonObject().getJsonArray("lines").forEach(l -> out.add(((JsonObject) l).getString("line")));
+    servers.server().get(path).bodyAsJsonObject().getJsonArray("lines")
+        .forEach(l -> out.add(((JsonObject) l).getString("line")));
     return out;
   }
 
   /** The frames of a source's stream resumed after an event id, read until the server ends it (terminal status). */
   private List<JsonObject> streamAfter(String sourceId, long lastEventId) {
-    HttpResponse<Buffer> response = TestServer.send(server.client(), HttpMethod.GET,
+    HttpResponse<Buffer> response = TestServer.send(servers.server().client(), HttpMethod.GET,
         "/api/v1/events/stream/" + sourceId + "?last_event_id=" + lastEventId, null, null,
         MultiMap.caseInsensitiveMultiMap().add("Accept", "text/event-stream"));
     assertThat(response.statusCode()).isEqualTo(200);
@@ -536,7 +515,7 @@ class RunPagesTest {
   // --- helpers: the HTML ---
 
   private String page(String path) {
-    HttpResponse<Buffer> response = server.get(path);
+    HttpResponse<Buffer> response = servers.server().get(path);
     assertThat(response.statusCode()).as(path).isEqualTo(200);
     assertThat(response.getHeader("Content-Type")).startsWith("text/html");
     return response.bodyAsString();
