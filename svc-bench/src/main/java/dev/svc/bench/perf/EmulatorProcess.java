@@ -47,7 +47,7 @@ public final class EmulatorProcess implements AutoCloseable {
     }
     if (line == null) {
       process.destroyForcibly();
-      throw new IOException("The emulator process did not start: " + line);
+      throw new IOException("The emulator process ended before it printed its port (its output is above)");
     }
     return new EmulatorProcess(process, Integer.parseInt(line.substring(5).trim()));
   }
