@@ -4,6 +4,7 @@ import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.measure.RequestRecord.TokenSource;
 import dev.svc.engines.codec.ServerTimings;
 import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -16,9 +17,11 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.parsetools.RecordParser;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The non-blocking measurement client: sends one request and records, on one monotonic clock,
@@ -33,13 +36,17 @@ public final class StreamingClient {
   private final int port;
   private final long idleTimeoutMs;
   private final boolean pooled;
+  /** Event loops that the per-request connections take in turn; empty for the pool. */
+  private final Context[] loops;
+  private final AtomicInteger nextLoop = new AtomicInteger();
 
   /** A client whose requests share a pool of at most {@code maxConnections} kept-alive connections. */
   public StreamingClient(Vertx vertx, String host, int port, int maxConnections, long idleTimeoutMs) {
-    this(vertx, host, port, maxConnections, idleTimeoutMs, true);
+    this(vertx, host, port, maxConnections, idleTimeoutMs, true, 0);
   }
 
-  private StreamingClient(Vertx vertx, String host, int port, int maxConnections, long idleTimeoutMs, boolean pooled) {
+  private StreamingClient(Vertx vertx, String host, int port, int maxConnections, long idleTimeoutMs, boolean pooled,
+      int loops) {
     this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(pooled).setTcpNoDelay(true)
             .setMaxInitialLineLength(8192).setDecompressionSupported(false),
         new PoolOptions().setHttp1MaxSize(maxConnections).setMaxWaitQueueSize(-1));
@@ -47,6 +54,10 @@ public final class StreamingClient {
     this.port = port;
     this.idleTimeoutMs = idleTimeoutMs;
     this.pooled = pooled;
+    this.loops = new Context[loops];
+    for (int i = 0; i < loops; i++) {
+      this.loops[i] = ((VertxInternal) vertx).createEventLoopContext(); // the event loops in turn
+    }
   }
 
   /**
@@ -57,9 +68,14 @@ public final class StreamingClient {
    * sends on schedule however many requests are in flight, and no search of a pool's connections
    * on every request (with thousands of streams open, that search was a fifth of the client's CPU).
    * t_send is taken once the connection is open, so connecting never counts in a request's latency.
+   * <p>The connections take the event loops in turn, one per core:
+   * opened from the caller's context, every connection would live on the caller's one event loop,
+   * and a chunk would wait for that thread whenever it was busy with other streams or had to share
+   * its core, while the other cores' loops stayed idle. Each request's future still completes on the
+   * caller's context.
    */
   public static StreamingClient connectionPerRequest(Vertx vertx, String host, int port, long idleTimeoutMs) {
-    return new StreamingClient(vertx, host, port, 1, idleTimeoutMs, false);
+    return new StreamingClient(vertx, host, port, 1, idleTimeoutMs, false, Runtime.getRuntime().availableProcessors());
   }
 
   /** Sends {@code spec}; {@code sched} is its intended send time ({@link RequestRecord#UNSCHEDULED} in closed loop). */
@@ -71,18 +87,25 @@ public final class StreamingClient {
         .putHeader("Accept", spec.streaming() ? "text/event-stream" : "application/json");
     if (pooled) {
       http.request(options).onComplete(ar -> exchange.start(ar, spec.body()));
-    } else {
-      http.connect(options).onComplete(connected -> {
-        if (connected.failed()) {
-          exchange.fail(cannotConnect(connected.cause()));
-          return;
-        }
-        HttpClientConnection connection = connected.result();
-        exchange.promise.future().onComplete(done -> connection.close());
-        connection.request(options).onComplete(ar -> exchange.start(ar, spec.body()));
-      });
+      return exchange.promise.future();
     }
-    return exchange.promise.future();
+    Context caller = Vertx.currentContext();
+    Context loop = loops[Math.floorMod(nextLoop.getAndIncrement(), loops.length)];
+    loop.runOnContext(v -> http.connect(options).onComplete(connected -> {
+      if (connected.failed()) {
+        exchange.fail(cannotConnect(connected.cause()));
+        return;
+      }
+      HttpClientConnection connection = connected.result();
+      exchange.promise.future().onComplete(done -> connection.close());
+      connection.request(options).onComplete(ar -> exchange.start(ar, spec.body()));
+    }));
+    if (caller == null || caller == loop) {
+      return exchange.promise.future();
+    }
+    Promise<RequestRecord> result = Promise.promise();
+    exchange.promise.future().onComplete(done -> caller.runOnContext(back -> result.complete(done.result())));
+    return result.future();
   }
 
   private String cannotConnect(Throwable cause) {

@@ -101,11 +101,13 @@ public final class LoadGeneratorBenchmark {
       // paths (over 10 s on 2 cores, its threads competing with the work), chunks wait tens of ms.
       failOnErrors(await(runner.run(LoadModel.poisson(rate), (int) (rate * WARMUP_S), 0, 5,
           LoadGeneratorBenchmark::stream)).measured());
+      long jit = jitMs();
       Duration clientCpu = cpu(ProcessHandle.current());
       Duration emulatorCpu = emulator.cpu();
       List<RequestRecord> measured = await(runner.run(LoadModel.poisson(rate), count, 0, 3,
           LoadGeneratorBenchmark::stream)).measured();
       clientCpu = cpu(ProcessHandle.current()).minus(clientCpu);
+      jit = jitMs() - jit;
       emulatorCpu = emulator.cpu().minus(emulatorCpu);
       failOnErrors(measured);
       OpenStreams open = OpenStreams.of(measured);
@@ -124,9 +126,9 @@ public final class LoadGeneratorBenchmark {
       double span = (measured.stream().mapToLong(RequestRecord::end).max().orElse(0)
           - measured.stream().mapToLong(RequestRecord::send).min().orElse(0)) / 1e9;
       System.out.printf("   CPU over the measured %.1f s (the whole process: event loops, GC, JIT): client %.1f s (%.0f %% of a core), "
-          + "%.1f µs per chunk, %.0f µs per stream; emulator %.1f s (%.0f %% of a core)%n", span, seconds(clientCpu),
-          100 * seconds(clientCpu) / span, 1e6 * seconds(clientCpu) / tokensSeen, 1e6 * seconds(clientCpu) / measured.size(),
-          seconds(emulatorCpu), 100 * seconds(emulatorCpu) / span);
+          + "%.1f µs per chunk, %.0f µs per stream, its JIT compiled for %.2f s; emulator %.1f s (%.0f %% of a core)%n",
+          span, seconds(clientCpu), 100 * seconds(clientCpu) / span, 1e6 * seconds(clientCpu) / tokensSeen,
+          1e6 * seconds(clientCpu) / measured.size(), jit / 1000.0, seconds(emulatorCpu), 100 * seconds(emulatorCpu) / span);
       await(client.close());
     }
   }
@@ -135,6 +137,11 @@ public final class LoadGeneratorBenchmark {
   static Duration cpu(ProcessHandle process) {
     return process.info().totalCpuDuration()
         .orElseThrow(() -> new IllegalStateException("This system does not report the CPU time of process " + process.pid()));
+  }
+
+  /** Milliseconds this JVM's compiler threads have spent compiling so far. */
+  private static long jitMs() {
+    return java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
   }
 
   private static double seconds(Duration d) {

@@ -2,15 +2,23 @@ package dev.svc.bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.bench.emulator.EmulatorOptions;
+import dev.svc.bench.emulator.EngineEmulator;
 import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,5 +99,46 @@ class StreamingClientConnectionsTest {
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
 
     assertThat(record.error()).startsWith("Cannot connect to 127.0.0.1:" + port);
+  }
+
+  @Test
+  void connectionsTakeTheEventLoopsInTurnSoABusyCallerDelaysNoneOfTheOtherStreams() throws Exception {
+    // The emulator in a Vert.x of its own, so that blocking the client's loop cannot hold it up.
+    EngineEmulator emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(20, 20, 30))
+        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    Vertx clientVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+    try {
+      StreamingClient client = StreamingClient.connectionPerRequest(clientVertx, "127.0.0.1", emulator.port(), 10_000);
+      Context caller = clientVertx.getOrCreateContext();
+      List<Boolean> answeredOnCaller = new CopyOnWriteArrayList<>();
+      List<RequestRecord> records = caller.<List<RequestRecord>>executeBlocking(() -> null).compose(v -> {
+        List<Future<RequestRecord>> sent = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          sent.add(client.send(RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI),
+              GenerationRequest.completion(EngineEmulator.MODEL_ID, "p" + i, 30)), RequestRecord.UNSCHEDULED)
+              .onComplete(r -> answeredOnCaller.add(Vertx.currentContext() == caller)));
+        }
+        // Mid-stream, the caller's own event loop is busy for 400 ms.
+        clientVertx.setTimer(200, t -> {
+          long until = System.nanoTime() + 400_000_000L;
+          while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+          }
+        });
+        return Future.all(sent).map(all -> all.<RequestRecord>list());
+      }).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+      assertThat(records).allSatisfy(r -> {
+        assertThat(r.error()).isNull();
+        assertThat(r.outputTokens()).isEqualTo(30);
+      });
+      assertThat(answeredOnCaller).containsExactly(true, true, true, true);
+      List<Double> longestGaps = records.stream().map(r -> Arrays.stream(r.gapsMs()).max().orElseThrow()).toList();
+      assertThat(longestGaps).as("the streams on the busy loop saw it, the others did not: %s", longestGaps)
+          .anySatisfy(gap -> assertThat(gap).isGreaterThan(300))
+          .anySatisfy(gap -> assertThat(gap).isLessThan(200));
+    } finally {
+      clientVertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
   }
 }
