@@ -19,7 +19,6 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.parsetools.RecordParser;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -176,13 +175,13 @@ public final class StreamingClient {
         });
         return;
       }
-      RecordParser lines = RecordParser.newDelimited("\n", line -> {
+      LineSplitter lines = new LineSplitter(line -> {
         if (done) {
           return;
         }
         StreamDecoder.Chunk chunk;
         try {
-          chunk = spec.decoder().line(line.toString().stripTrailing());
+          chunk = spec.decoder().line(line);
         } catch (RuntimeException e) { // a codec's MalformedChunkException, or a JSON problem
           fail("Unreadable stream line: " + e.getMessage());
           return;
