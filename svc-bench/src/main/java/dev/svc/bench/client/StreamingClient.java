@@ -67,11 +67,10 @@ public final class StreamingClient {
    * sends on schedule however many requests are in flight, and no search of a pool's connections
    * on every request (with thousands of streams open, that search was a fifth of the client's CPU).
    * t_send is taken once the connection is open, so connecting never counts in a request's latency.
-   * <p>The connections take the event loops in turn, one per core:
-   * opened from the caller's context, every connection would live on the caller's one event loop,
-   * and a chunk would wait for that thread whenever it was busy with other streams or had to share
-   * its core, while the other cores' loops stayed idle. Each request's future still completes on the
-   * caller's context.
+   * <p>The connections take the event loops in turn, one per core. Opened from the caller's
+   * context, every connection would live on the caller's one event loop, and a chunk would wait for
+   * that thread whenever it was busy with other streams or had to share its core, while the other
+   * cores' loops stayed idle. Each request's future still completes on the caller's context.
    */
   public static StreamingClient connectionPerRequest(Vertx vertx, String host, int port, long idleTimeoutMs) {
     return new StreamingClient(vertx, host, port, 1, idleTimeoutMs, false, Runtime.getRuntime().availableProcessors());
