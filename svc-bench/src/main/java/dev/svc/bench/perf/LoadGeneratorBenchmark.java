@@ -43,6 +43,7 @@ public final class LoadGeneratorBenchmark {
     try {
       System.out.printf("machine: %d cores, Java %s, %s, native transport: %s%n", Runtime.getRuntime().availableProcessors(),
           System.getProperty("java.version"), garbageCollectors(), vertx.isNativeTransportEnabled());
+      MachineCpu.now(); // loads OSHI now: loading and compiling it inside a measured run took CPU from the client
       String phases = args.length > 2 ? args[2] : "123";
       if (phases.contains("1")) {
         nonStreamingRate(vertx, seconds);
@@ -67,6 +68,7 @@ public final class LoadGeneratorBenchmark {
       LoadRunner runner = new LoadRunner(vertx, client);
       await(runner.run(LoadModel.concurrency(connections), 5_000, 200, 1, LoadGeneratorBenchmark::whole)); // JIT warmup
       int count = 0;
+      MachineCpu machine = MachineCpu.now();
       long start = System.nanoTime();
       List<RequestRecord> last = List.of();
       while (System.nanoTime() - start < seconds * 1_000_000_000L) {
@@ -76,8 +78,8 @@ public final class LoadGeneratorBenchmark {
       }
       double elapsed = (System.nanoTime() - start) / 1e9;
       DistributionSummary e2e = DistributionSummary.of(last.stream().mapToDouble(RequestRecord::e2eMs).toArray());
-      System.out.printf("   %11d %10d %10.1f %12.0f %12.2f %12.2f%n", connections, count, elapsed, count / elapsed,
-          e2e.p50(), e2e.p99());
+      System.out.printf("   %11d %10d %10.1f %12.0f %12.2f %12.2f   %s%n", connections, count, elapsed, count / elapsed,
+          e2e.p50(), e2e.p99(), MachineCpu.now().since(machine));
       await(client.close());
     }
     await(emulator.close());
@@ -104,8 +106,10 @@ public final class LoadGeneratorBenchmark {
       long jit = jitMs();
       Duration clientCpu = cpu(ProcessHandle.current());
       Duration emulatorCpu = emulator.cpu();
+      MachineCpu machine = MachineCpu.now();
       List<RequestRecord> measured = await(runner.run(LoadModel.poisson(rate), count, 0, 3,
           LoadGeneratorBenchmark::stream)).measured();
+      String machineUse = MachineCpu.now().since(machine);
       clientCpu = cpu(ProcessHandle.current()).minus(clientCpu);
       jit = jitMs() - jit;
       emulatorCpu = emulator.cpu().minus(emulatorCpu);
@@ -126,9 +130,10 @@ public final class LoadGeneratorBenchmark {
       double span = (measured.stream().mapToLong(RequestRecord::end).max().orElse(0)
           - measured.stream().mapToLong(RequestRecord::send).min().orElse(0)) / 1e9;
       System.out.printf("   CPU over the measured %.1f s (the whole process: event loops, GC, JIT): client %.1f s (%.0f %% of a core), "
-          + "%.1f µs per chunk, %.0f µs per stream, its JIT compiled for %.2f s; emulator %.1f s (%.0f %% of a core)%n",
+          + "%.1f µs per chunk, %.0f µs per stream, its JIT compiled for %.2f s; emulator %.1f s (%.0f %% of a core); %s%n",
           span, seconds(clientCpu), 100 * seconds(clientCpu) / span, 1e6 * seconds(clientCpu) / tokensSeen,
-          1e6 * seconds(clientCpu) / measured.size(), jit / 1000.0, seconds(emulatorCpu), 100 * seconds(emulatorCpu) / span);
+          1e6 * seconds(clientCpu) / measured.size(), jit / 1000.0, seconds(emulatorCpu), 100 * seconds(emulatorCpu) / span,
+          machineUse);
       await(client.close());
     }
   }
@@ -235,12 +240,15 @@ public final class LoadGeneratorBenchmark {
     StreamingClient client = StreamingClient.connectionPerRequest(vertx, "127.0.0.1", emulator.port(), 30_000);
     LoadRunner runner = new LoadRunner(vertx, client);
     double rate = 2000;
+    MachineCpu machine = MachineCpu.now();
     List<RequestRecord> measured = await(runner.run(LoadModel.poisson(rate), (int) (rate * seconds), 500, 7,
         LoadGeneratorBenchmark::whole)).measured();
+    String machineUse = MachineCpu.now().since(machine);
     failOnErrors(measured);
     DistributionSummary lag = DistributionSummary.of(measured.stream().mapToDouble(RequestRecord::queueingDelayMs).toArray());
     System.out.printf("%n3. Open loop poisson:%.0f for %d s, non-streaming: schedule lag t_send - t_sched%n", rate, seconds);
-    System.out.printf("   p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms%n", lag.p50(), lag.p90(), lag.p99(), lag.max());
+    System.out.printf("   p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms; %s%n", lag.p50(), lag.p90(), lag.p99(), lag.max(),
+        machineUse);
     await(client.close());
     await(emulator.close());
   }
