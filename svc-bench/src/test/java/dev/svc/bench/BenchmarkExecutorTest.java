@@ -19,7 +19,6 @@ import dev.svc.core.metrics.MetricKeys;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.InputStream;
@@ -30,34 +29,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** One benchmark of a suite against the emulator: its metrics.json entry and the files of a run. */
-class BenchmarkExecutorTest {
+class BenchmarkExecutorTest extends VertxTest {
 
   @TempDir
   Path temp;
 
-  private Vertx vertx;
   private BenchmarkExecutor executor;
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
     EngineEmulator emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(2, 1, 12))
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), 16, 10_000);
     executor = new BenchmarkExecutor(vertx, client, (prompt, maxTokens) -> RequestSpec.streamed(
         EngineCodec.forApi(RequestApi.OPENAI), GenerationRequest.completion(EngineEmulator.MODEL_ID, prompt, maxTokens)),
         MemoryTracker.detect(new NvidiaSmi("/nonexistent/nvidia-smi")), temp.resolve("datasets"), Slo.parse("ttft_ms=1000"), 42);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
   private BenchmarkOutcome run(BenchmarkSettings settings) throws Exception {

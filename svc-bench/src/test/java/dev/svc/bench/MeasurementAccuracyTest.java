@@ -16,33 +16,24 @@ import dev.svc.core.metrics.MetricKeys;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The measurement core against the emulator, whose timing is the ground truth (issue 6, acceptance 1 and 2). */
-class MeasurementAccuracyTest {
+class MeasurementAccuracyTest extends VertxTest {
 
-  private Vertx vertx;
   private EngineEmulator emulator;
   private StreamingClient client;
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
     emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(50, 10, 64))
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     client = StreamingClient.connectionPerRequest(vertx, "127.0.0.1", emulator.port(), 30_000);
     SuiteRun.compileRequestPath(vertx);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
   private static RequestSpec completion(int i) {

@@ -20,7 +20,6 @@ import dev.svc.core.metrics.MetricKeys;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.InputStream;
@@ -31,13 +30,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The sweep load against the emulator: its steps, their rates and counts, and how they are reported. */
-class SweepTest {
+class SweepTest extends VertxTest {
 
   private static final int ITERATIONS = 10;
   private static final int WARMUP = 2;
@@ -45,13 +43,11 @@ class SweepTest {
   @TempDir
   Path temp;
 
-  private Vertx vertx;
   private EngineEmulator emulator;
   private BenchmarkExecutor executor;
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
     // every request takes 20 + 15 × 2 = 50 ms, however many run at once
     emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(20, 2, 16))
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -59,11 +55,6 @@ class SweepTest {
     executor = new BenchmarkExecutor(vertx, client, (prompt, maxTokens) -> RequestSpec.streamed(
         EngineCodec.forApi(RequestApi.OPENAI), GenerationRequest.completion(EngineEmulator.MODEL_ID, prompt, maxTokens)),
         MemoryTracker.detect(new NvidiaSmi("/nonexistent/nvidia-smi")), temp.resolve("datasets"), Slo.NONE, 42);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.svc.bench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.bench.VertxTest;
 import dev.svc.bench.emulator.EmulatorOptions;
 import dev.svc.bench.emulator.EngineEmulator;
 import dev.svc.bench.load.LoadModel;
@@ -22,7 +23,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,19 +30,17 @@ import org.junit.jupiter.api.Test;
  * The client's two ways of connecting, seen from a real HTTP server that counts its connections:
  * {@code svc run}'s connection per request (opened for the request, closed when it ends) and the pool.
  */
-class StreamingClientConnectionsTest {
+class StreamingClientConnectionsTest extends VertxTest {
 
   private static final int REQUESTS = 30;
   private static final int WORKERS = 6;
 
-  private Vertx vertx;
   private HttpServer server;
   private final AtomicInteger opened = new AtomicInteger();
   private final CountDownLatch allClosed = new CountDownLatch(REQUESTS);
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
     server = vertx.createHttpServer()
         .connectionHandler(connection -> {
           opened.incrementAndGet();
@@ -53,11 +51,6 @@ class StreamingClientConnectionsTest {
             .end("data: {\"choices\":[{\"text\":\" a\"}]}\n\ndata: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,"
                 + "\"completion_tokens\":1}}\n\ndata: [DONE]\n\n")))
         .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
   private List<RequestRecord> run(StreamingClient client) throws Exception {

@@ -2,6 +2,7 @@ package dev.svc.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.bench.VertxTest;
 import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.emulator.EmulatorOptions;
@@ -10,35 +11,14 @@ import dev.svc.bench.measure.RequestRecord;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** What the load runner does between the warmup and the measured requests. */
-class LoadRunnerTest {
-
-  private Vertx vertx;
-
-  @BeforeEach
-  void start() {
-    vertx = Vertx.vertx();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    await(vertx.close());
-  }
-
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
+class LoadRunnerTest extends VertxTest {
 
   private static long collections() {
     return ManagementFactory.getGarbageCollectorMXBeans().stream()

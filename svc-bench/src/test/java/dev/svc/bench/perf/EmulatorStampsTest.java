@@ -2,6 +2,7 @@ package dev.svc.bench.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.bench.VertxTest;
 import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.emulator.EmulatorOptions;
@@ -12,29 +13,12 @@ import dev.svc.bench.measure.RequestRecord;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The clock stamps the load-generator benchmark reads its client's delay per chunk from. */
-class EmulatorStampsTest {
-
-  private Vertx vertx;
-
-  @BeforeEach
-  void start() {
-    vertx = Vertx.vertx();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    await(vertx.close());
-  }
+class EmulatorStampsTest extends VertxTest {
 
   @Test
   void everyStreamedTokenCarriesTheEmulatorsClockWhenItWasWritten() throws Exception {
@@ -78,9 +62,5 @@ class EmulatorStampsTest {
   private static RequestRecord record(long send, long end) {
     return new RequestRecord(RequestRecord.UNSCHEDULED, send, new long[0], end, 0, 0, RequestRecord.TokenSource.USAGE, "",
         null);
-  }
-
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 }

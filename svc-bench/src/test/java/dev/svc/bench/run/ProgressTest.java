@@ -2,6 +2,7 @@ package dev.svc.bench.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.bench.VertxTest;
 import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.emulator.EmulatorOptions;
@@ -12,32 +13,11 @@ import dev.svc.bench.load.LoadRunner;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import java.net.ServerSocket;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The progress line svc run draws, and the counts the load runner gives it. */
-class ProgressTest {
-
-  private Vertx vertx;
-
-  @BeforeEach
-  void start() {
-    vertx = Vertx.vertx();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-  }
-
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
+class ProgressTest extends VertxTest {
 
   private static RequestSpec request(int i) {
     return RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI),
