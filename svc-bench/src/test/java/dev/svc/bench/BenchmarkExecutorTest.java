@@ -27,7 +27,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,8 +42,7 @@ class BenchmarkExecutorTest extends VertxTest {
 
   @BeforeEach
   void start() throws Exception {
-    EngineEmulator emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(2, 1, 12))
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    EngineEmulator emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(2, 1, 12)), 10);
     StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), 16, 10_000);
     executor = new BenchmarkExecutor(vertx, client, (prompt, maxTokens) -> RequestSpec.streamed(
         EngineCodec.forApi(RequestApi.OPENAI), GenerationRequest.completion(EngineEmulator.MODEL_ID, prompt, maxTokens)),
@@ -52,7 +50,7 @@ class BenchmarkExecutorTest extends VertxTest {
   }
 
   private BenchmarkOutcome run(BenchmarkSettings settings) throws Exception {
-    return executor.run(settings).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    return await(executor.run(settings), 60);
   }
 
   @Test

@@ -18,7 +18,6 @@ import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,8 +29,7 @@ class MeasurementAccuracyTest extends VertxTest {
 
   @BeforeEach
   void start() throws Exception {
-    emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(50, 10, 64))
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(50, 10, 64)), 10);
     client = StreamingClient.connectionPerRequest(vertx, "127.0.0.1", emulator.port(), 30_000);
     SuiteRun.compileRequestPath(vertx);
   }
@@ -42,8 +40,8 @@ class MeasurementAccuracyTest extends VertxTest {
   }
 
   private JsonObject measure(LoadModel model, int count) throws Exception {
-    LoadRunner.Run run = new LoadRunner(vertx, client).run(model, count, 2, 42, MeasurementAccuracyTest::completion)
-        .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+    LoadRunner.Run run = await(new LoadRunner(vertx, client).run(model, count, 2, 42, MeasurementAccuracyTest::completion),
+        120);
     assertThat(run.warmup()).hasSize(2);
     assertThat(run.measured()).hasSize(count).allSatisfy(r -> assertThat(r.error()).isNull());
     return RunMetrics.of(run.measured(), Slo.NONE);

@@ -16,7 +16,6 @@ import dev.svc.bench.quality.Question;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URISyntaxException;
@@ -24,13 +23,11 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Each quality benchmark reads its public file format and scores a deterministic emulator exactly. */
-class QualityBenchmarksTest {
+class QualityBenchmarksTest extends VertxTest {
 
   /** What the emulator answers: the first entry whose key the prompt contains. */
   private static final Map<String, String> ANSWERS = new LinkedHashMap<>();
@@ -52,31 +49,20 @@ class QualityBenchmarksTest {
   @TempDir
   Path empty;
 
-  private Vertx vertx;
-
-  @AfterEach
-  void stop() throws Exception {
-    if (vertx != null) {
-      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-  }
-
   private static Path datasets() throws URISyntaxException {
     return Path.of(QualityBenchmarksTest.class.getResource("/datasets").toURI());
   }
 
   private JsonObject run(String name) throws Exception {
-    vertx = vertx == null ? Vertx.vertx() : vertx;
-    EngineEmulator emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withAnswers(prompt ->
+    EngineEmulator emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withAnswers(prompt ->
         ANSWERS.entrySet().stream().filter(e -> prompt.contains(e.getKey())).map(Map.Entry::getValue).findFirst()
-            .orElse("I do not know"))).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            .orElse("I do not know"))), 10);
     StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), 4, 10_000);
     QualityBenchmark benchmark = QualityBenchmark.named(name).orElseThrow();
     List<Question> questions = benchmark.load(datasets(), 0);
-    LoadRunner.Run run = new LoadRunner(vertx, client).run(LoadModel.SEQUENTIAL, questions.size(), 0, 1,
+    LoadRunner.Run run = await(new LoadRunner(vertx, client).run(LoadModel.SEQUENTIAL, questions.size(), 0, 1,
         i -> RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI),
-            GenerationRequest.completion(EngineEmulator.MODEL_ID, questions.get(i).prompt(), 32)))
-        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            GenerationRequest.completion(EngineEmulator.MODEL_ID, questions.get(i).prompt(), 32))));
     JsonArray errors = new JsonArray();
     JsonObject score = QualityScore.score(benchmark, questions, run.measured(), errors);
     assertThat(errors).isEmpty();

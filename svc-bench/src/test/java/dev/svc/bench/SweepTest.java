@@ -28,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,8 +48,7 @@ class SweepTest extends VertxTest {
   @BeforeEach
   void start() throws Exception {
     // every request takes 20 + 15 × 2 = 50 ms, however many run at once
-    emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(20, 2, 16))
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(20, 2, 16)), 10);
     StreamingClient client = new StreamingClient(vertx, "127.0.0.1", emulator.port(), 64, 10_000);
     executor = new BenchmarkExecutor(vertx, client, (prompt, maxTokens) -> RequestSpec.streamed(
         EngineCodec.forApi(RequestApi.OPENAI), GenerationRequest.completion(EngineEmulator.MODEL_ID, prompt, maxTokens)),
@@ -60,8 +58,8 @@ class SweepTest extends VertxTest {
   @Test
   void aSweepRunsTheBaselineThenMaxThroughputThenPoissonRatesBetweenThem() throws Exception {
     LoadProgress progress = new LoadProgress();
-    BenchmarkOutcome outcome = executor.run(new BenchmarkSettings("throughput", ITERATIONS, 16, LoadModel.sweep(5), WARMUP, 0),
-        progress).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    BenchmarkOutcome outcome = await(executor.run(
+        new BenchmarkSettings("throughput", ITERATIONS, 16, LoadModel.sweep(5), WARMUP, 0), progress), 60);
     JsonObject result = outcome.result();
     assertThat(result.getBoolean(MetricKeys.PASSED)).isTrue();
     assertThat(result.getJsonObject(MetricKeys.LOAD).getString(MetricKeys.LOAD_MODE)).isEqualTo("sweep");

@@ -41,7 +41,7 @@ class StreamingClientConnectionsTest extends VertxTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = vertx.createHttpServer()
+    server = await(vertx.createHttpServer()
         .connectionHandler(connection -> {
           opened.incrementAndGet();
           connection.closeHandler(v -> allClosed.countDown());
@@ -50,13 +50,12 @@ class StreamingClientConnectionsTest extends VertxTest {
             .putHeader("Content-Type", "text/event-stream")
             .end("data: {\"choices\":[{\"text\":\" a\"}]}\n\ndata: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,"
                 + "\"completion_tokens\":1}}\n\ndata: [DONE]\n\n")))
-        .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        .listen(0, "127.0.0.1"), 10);
   }
 
   private List<RequestRecord> run(StreamingClient client) throws Exception {
-    LoadRunner.Run run = new LoadRunner(vertx, client).run(LoadModel.concurrency(WORKERS), REQUESTS, 0, 1,
-        i -> RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI), GenerationRequest.completion("m", "p" + i, 1)))
-        .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    LoadRunner.Run run = await(new LoadRunner(vertx, client).run(LoadModel.concurrency(WORKERS), REQUESTS, 0, 1,
+        i -> RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI), GenerationRequest.completion("m", "p" + i, 1))));
     return run.measured();
   }
 
@@ -85,11 +84,10 @@ class StreamingClientConnectionsTest extends VertxTest {
   @Test
   void aRefusedConnectionIsARecordWithTheReason() throws Exception {
     int port = server.actualPort();
-    server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    RequestRecord record = StreamingClient.connectionPerRequest(vertx, "127.0.0.1", port, 10_000)
+    await(server.close(), 10);
+    RequestRecord record = await(StreamingClient.connectionPerRequest(vertx, "127.0.0.1", port, 10_000)
         .send(RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI), GenerationRequest.completion("m", "p", 1)),
-            RequestRecord.UNSCHEDULED)
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            RequestRecord.UNSCHEDULED), 10);
 
     assertThat(record.error()).startsWith("Cannot connect to 127.0.0.1:" + port);
   }
@@ -97,14 +95,13 @@ class StreamingClientConnectionsTest extends VertxTest {
   @Test
   void connectionsTakeTheEventLoopsInTurnSoABusyCallerDelaysNoneOfTheOtherStreams() throws Exception {
     // The emulator in a Vert.x of its own, so that blocking the client's loop cannot hold it up.
-    EngineEmulator emulator = EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(20, 20, 30))
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    EngineEmulator emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(20, 20, 30)), 10);
     Vertx clientVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
     try {
       StreamingClient client = StreamingClient.connectionPerRequest(clientVertx, "127.0.0.1", emulator.port(), 10_000);
       Context caller = clientVertx.getOrCreateContext();
       List<Boolean> answeredOnCaller = new CopyOnWriteArrayList<>();
-      List<RequestRecord> records = caller.<List<RequestRecord>>executeBlocking(() -> null).compose(v -> {
+      List<RequestRecord> records = await(caller.<List<RequestRecord>>executeBlocking(() -> null).compose(v -> {
         List<Future<RequestRecord>> sent = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
           sent.add(client.send(RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI),
@@ -119,7 +116,7 @@ class StreamingClientConnectionsTest extends VertxTest {
           }
         });
         return Future.all(sent).map(all -> all.<RequestRecord>list());
-      }).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      }), 30);
 
       assertThat(records).allSatisfy(r -> {
         assertThat(r.error()).isNull();
@@ -131,7 +128,7 @@ class StreamingClientConnectionsTest extends VertxTest {
           .anySatisfy(gap -> assertThat(gap).isGreaterThan(300))
           .anySatisfy(gap -> assertThat(gap).isLessThan(200));
     } finally {
-      clientVertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      await(clientVertx.close(), 10);
     }
   }
 }
