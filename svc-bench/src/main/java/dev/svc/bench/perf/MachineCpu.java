@@ -28,11 +28,12 @@ record MachineCpu(long[] ticks) {
     if (total <= 0) {
       return "machine: no CPU ticks counted";
     }
-    return String.format("machine: %.0f %% idle, %.1f %% stolen by the hypervisor", 100.0 * share(before, TickType.IDLE) / total,
-        100.0 * share(before, TickType.STEAL) / total);
+    return String.format("machine: %.0f %% idle, %.1f %% stolen by the hypervisor",
+        100.0 * ticksSince(before, TickType.IDLE) / total, 100.0 * ticksSince(before, TickType.STEAL) / total);
   }
 
-  private long share(MachineCpu before, TickType type) {
+  /** Ticks of one type counted from {@code before} to this reading. */
+  private long ticksSince(MachineCpu before, TickType type) {
     return ticks[type.getIndex()] - before.ticks[type.getIndex()];
   }
 }
