@@ -24,8 +24,9 @@ import java.util.concurrent.TimeUnit;
  * {@code nice 19} was not low enough: a client event loop woken on a core where one of the
  * emulator's threads ran (its JIT compiler, for one) waited for the scheduler's next tick (up to
  * 4 ms at 250 Hz), while a thread of Linux's {@code SCHED_IDLE} class gives way to any other
- * thread the moment it wakes. Its heap (4 GiB) spares it collections during a run. Prints {@code port N} once listening and exits when its
- * standard input closes, so it never outlives the benchmark.
+ * thread the moment it wakes. Its heap (4 GiB) spares it collections during a run. Prints {@code
+ * port N} once listening and exits when its standard input closes, so it never outlives the
+ * benchmark.
  */
 public final class EmulatorProcess implements AutoCloseable {
 
