@@ -145,7 +145,8 @@ public final class SuiteRun {
   /**
    * Runs {@value #JIT_REQUESTS} requests (with delays, so the timer paths are compiled too) against
    * an in-process emulator, so that the JIT has compiled the client's request path before anything
-   * is measured.
+   * is measured, and the emulator's own path too ({@code svc engines emulate} calls it before it
+   * says it is ready).
    */
   public static void compileRequestPath(Vertx vertx) throws Exception {
     EngineEmulator emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(1, 1, 8)));
