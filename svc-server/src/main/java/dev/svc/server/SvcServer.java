@@ -42,7 +42,7 @@ public final class SvcServer {
 
   /** A started server. */
   public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database,
-      List<String> routes) {
+      EventLog events, List<String> routes) {
     /** Closing Vert.x closes the HTTP servers and the database pool with it. */
     public Future<Void> close() {
       return vertx.close();
@@ -71,7 +71,7 @@ public final class SvcServer {
       return router;
     };
     return listen(vertx, routes, options(config, tls))
-        .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), null,
+        .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), null, null,
             ApiRouter.describe(routes.get())));
   }
 
@@ -85,14 +85,14 @@ public final class SvcServer {
         Guard guard = new Guard(config.authToken(), new Sessions(HexFormat.of().parseHex(sessionKey), tls != null));
         CertificateAuthority clientCa = tls == null ? null : tls.clientCa();
         EventStore eventStore = new EventStore(db.pool());
-        EventLog events = new EventLog(vertx.eventBus());
+        EventLog events = new EventLog(vertx, db.pool(), eventStore);
         QuickTestStore tests = new QuickTestStore(db.pool());
         CommandStore commands = new CommandStore(db.pool());
         ResultStore results = new ResultStore(db.pool());
         ApiContext api = new ApiContext(vertx, new AgentStore(db.pool()), tests, results, new CampaignStore(db.pool()),
             commands, settingsStore, events, eventStore, settings, engines, guard, clientCa, tls != null,
             db.schemaVersion(), config.timings(), new TestTransitions(tests, commands, events, vertx.eventBus()),
-            new ResultRecorder(results, tests, events));
+            new ResultRecorder(results, tests));
         ResultsIndexer indexer = new ResultsIndexer(vertx, api.results(), config.home().results());
         Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
         Supplier<Router> routes = () -> {
@@ -103,14 +103,14 @@ public final class SvcServer {
         };
         return settings.get(GlobalSettings.RESULTS_DIR)
             .compose(dir -> indexer.index(SvcHome.expand(dir)))
-            .compose(v -> vertx.deployVerticle(new EventLogVerticle(eventStore)))
+            .compose(v -> vertx.deployVerticle(new EventLogVerticle(events)))
             .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(api.agents(), api.tests(), api.commands(),
                 api.events(), api.transitions(), config.timings())))
             .compose(v -> vertx.deployVerticle(new TestAgentSimulator(api)))
             .compose(v -> vertx.deployVerticle(new CampaignExecutor(api)))
             .compose(v -> listen(vertx, routes, options(config, tls)))
             .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db,
-                ApiRouter.describe(routes.get())));
+                events, ApiRouter.describe(routes.get())));
       }).onFailure(err -> db.close());
     });
   }

@@ -1,6 +1,8 @@
 package dev.svc.server.campaigns;
 
 import dev.svc.core.events.EventType;
+import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -8,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The log of one campaign: each line is stored (campaign_logs) and published as a {@code log} event
- * on the campaign's source, strictly in the order the lines were given.
+ * The log of one campaign: each line is stored (campaign_logs) with its {@code log} event on the
+ * campaign's source, in one transaction, strictly in the order the lines were given.
  */
 final class CampaignLog {
 
@@ -26,10 +28,9 @@ final class CampaignLog {
 
   /** Queues a line after those given before; completes once it is stored and published. */
   Future<Void> line(String line) {
-    Future<Void> next = tail.transform(ignored -> api.campaigns().appendLog(campaignId, line)
-        .compose(v -> api.events().append(campaignId, EventType.LOG,
-            new JsonObject().put("campaign_id", campaignId).put("line", line)))
-        .<Void>mapEmpty()
+    Future<Void> next = tail.transform(ignored -> api.events().write(conn -> api.campaigns().appendLog(conn, campaignId, line)
+        .map(v -> Written.of((Void) null, new Event(campaignId, EventType.LOG,
+            new JsonObject().put("campaign_id", campaignId).put("line", line)))))
         .onFailure(err -> LOG.warn("Campaign {}: log line not written: {}", campaignId, err.getMessage())));
     tail = next;
     return next;

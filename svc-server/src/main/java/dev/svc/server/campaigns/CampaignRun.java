@@ -3,6 +3,8 @@ package dev.svc.server.campaigns;
 import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventType;
+import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -48,13 +50,13 @@ final class CampaignRun {
 
   /** Runs a queued campaign: moves it to running, then runs its rows. */
   Future<Void> launch() {
-    api.campaigns().move(id, CampaignStatus.QUEUED, CampaignStatus.RUNNING).compose(moved -> {
-      if (!moved) {
+    move(CampaignStatus.QUEUED, CampaignStatus.RUNNING, null).onSuccess(moved -> {
+      if (moved) {
+        prepare();
+      } else {
         // no longer queued (cancelled meanwhile, or another run took it): nothing to do
         done.tryComplete();
-        return Future.succeededFuture();
       }
-      return statusEvent(CampaignStatus.RUNNING, null).onSuccess(v -> prepare());
     }).onFailure(this::crashed);
     return done.future();
   }
@@ -235,10 +237,10 @@ final class CampaignRun {
       log.line("All " + total + " runs failed");
     }
     log.flushed()
-        .compose(v -> api.campaigns().move(id, CampaignStatus.RUNNING, CampaignStatus.COMPLETED))
+        .compose(v -> move(CampaignStatus.RUNNING, CampaignStatus.COMPLETED, null))
         .compose(moved -> {
           if (moved) {
-            return statusEvent(CampaignStatus.COMPLETED, null);
+            return Future.succeededFuture();
           }
           return api.campaigns().byId(id).compose(found -> {
             stopHere(total, found.map(c -> c.getString("status")).orElse(DELETED));
@@ -271,8 +273,7 @@ final class CampaignRun {
     log.line("Campaign failed: " + error);
     api.campaigns().counters(id, succeeded, failed, skipped)
         .compose(v -> log.flushed())
-        .compose(v -> api.campaigns().move(id, CampaignStatus.RUNNING, CampaignStatus.FAILED))
-        .compose(moved -> moved ? statusEvent(CampaignStatus.FAILED, error) : Future.succeededFuture())
+        .compose(v -> move(CampaignStatus.RUNNING, CampaignStatus.FAILED, error))
         .onComplete(ar -> {
           if (ar.failed()) {
             LOG.error("Campaign {} could not be marked failed", id, ar.cause());
@@ -298,14 +299,16 @@ final class CampaignRun {
     failCampaign("Campaign executor error: " + err.getMessage(), position);
   }
 
-  private Future<Void> statusEvent(CampaignStatus status, String error) {
-    JsonObject data = new JsonObject().put("campaign_id", id).put("status", status.wireName());
+  /** Moves the campaign and stores its status event in one transaction; false when it was no longer {@code from}. */
+  private Future<Boolean> move(CampaignStatus from, CampaignStatus to, String error) {
+    JsonObject data = new JsonObject().put("campaign_id", id).put("status", to.wireName());
     if (error == null) {
       data.putNull("error");
     } else {
       data.put("error", error);
     }
-    return api.events().append(id, EventType.STATUS, data).mapEmpty();
+    return api.events().write(conn -> api.campaigns().move(conn, id, from, to)
+        .map(moved -> moved ? Written.of(true, new Event(id, EventType.STATUS, data)) : Written.of(false)));
   }
 
   private static boolean isRunning(JsonObject campaign) {

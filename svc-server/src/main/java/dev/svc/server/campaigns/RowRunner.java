@@ -54,7 +54,10 @@ final class RowRunner {
       watch = w;
       onWatching.run();
       return api.transitions().queue(test, testAgent);
-    }).compose(v -> {
+    }).compose(stored -> {
+      if (!stored) {
+        watch.settle(new RowOutcome(QuickTestStatus.FAILED, "Agent " + agentId + " was deleted"));
+      }
       queued.tryComplete();
       armTimeout();
       return watch.outcome();

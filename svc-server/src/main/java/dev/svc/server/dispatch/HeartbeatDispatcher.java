@@ -9,6 +9,8 @@ import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
 import dev.svc.server.Timings;
 import dev.svc.server.events.EventLog;
+import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CommandStore;
 import dev.svc.server.store.QuickTestStore;
@@ -74,13 +76,14 @@ public final class HeartbeatDispatcher extends VerticleBase {
   private void heartbeat(Message<JsonObject> message) {
     String agentId = message.body().getString("agent_id");
     JsonObject metrics = message.body().getJsonObject("metrics");
+    JsonArray acks = message.body().getJsonArray("acked_command_ids");
     agents.byId(agentId).compose(found -> {
       JsonObject agent = found.orElseThrow(() -> new IllegalStateException("Agent " + agentId + " vanished"));
-      return agents.heartbeat(agentId, metrics)
-          .compose(v -> changed(agent, metrics) ? agentStatus(agentId, agent.getString("name"),
-              metrics.getString("status"), metrics) : Future.succeededFuture())
+      return store(agent, metrics)
           .compose(v -> agents.settings(agentId))
-          .compose(settings -> commandsFor(agentId, AgentSettings.heartbeatIntervalS(settings))
+          .compose(settings -> commandsFor(agentId, metrics.getString("current_task"),
+              acks == null ? null : acks.stream().map(String::valueOf).toList(),
+              AgentSettings.heartbeatIntervalS(settings))
               .map(list -> new JsonObject().put("commands", list)
                   .put("settings", new JsonObject(new LinkedHashMap<>(settings)))));
     }).onComplete(ar -> {
@@ -93,9 +96,19 @@ public final class HeartbeatDispatcher extends VerticleBase {
     });
   }
 
-  private Future<JsonArray> commandsFor(String agentId, int intervalS) {
+  /** Stores the heartbeat's metrics; when anything changed, with its agent_status event in the same transaction. */
+  private Future<Void> store(JsonObject agent, JsonObject metrics) {
+    String agentId = agent.getString("id");
+    if (!changed(agent, metrics)) {
+      return agents.heartbeat(agentId, metrics);
+    }
+    return events.write(conn -> agents.heartbeat(conn, agentId, metrics).map(v -> Written.of((Void) null,
+        agentStatus(agentId, agent.getString("name"), metrics.getString("status"), metrics))));
+  }
+
+  private Future<JsonArray> commandsFor(String agentId, String currentTask, List<String> acks, int intervalS) {
     JsonArray out = new JsonArray();
-    return commands.take(agentId).compose(pending -> {
+    return commands.deliver(agentId, acks).compose(pending -> {
       for (JsonObject c : pending) {
         JsonObject payload = c.getString("payload") == null ? new JsonObject() : new JsonObject(c.getString("payload"));
         JsonObject command = new JsonObject().put("command_id", c.getString("id")).put("type", c.getString("type"))
@@ -105,8 +118,35 @@ public final class HeartbeatDispatcher extends VerticleBase {
         }
         out.add(command);
       }
-      return tests.hasActiveTest(agentId);
-    }).compose(busy -> busy ? Future.succeededFuture(out) : dispatchOldest(agentId, intervalS, out));
+      return stopStaleTask(agentId, currentTask, out);
+    }).compose(v -> tests.hasActiveTest(agentId))
+        .compose(busy -> busy ? Future.succeededFuture(out) : dispatchOldest(agentId, intervalS, out));
+  }
+
+  /**
+   * An agent that reports running a test the server no longer gives it (failed as lost, cancelled,
+   * deleted, or another agent's) is told to stop it, in every heartbeat until it stops: a stateless
+   * command no lost reply can lose.
+   */
+  private Future<Void> stopStaleTask(String agentId, String currentTask, JsonArray out) {
+    if (currentTask == null || currentTask.isBlank()) {
+      return Future.succeededFuture();
+    }
+    return tests.byId(currentTask).map(found -> {
+      found.filter(test -> !agentId.equals(test.getString("agent_id"))
+              || QuickTestStatus.parse(test.getString("status")).map(QuickTestStatus::isTerminal).orElse(true))
+          .filter(test -> out.stream().noneMatch(c -> currentTask.equals(((JsonObject) c).getString("test_id"))
+              && "cancel_test".equals(((JsonObject) c).getString("type"))))
+          .ifPresent(test -> out.add(stopCommand(currentTask)));
+      return null;
+    });
+  }
+
+  /** The cancel_test for a stale task; its id is derived from the test, so the agent sees one command, however often sent. */
+  static JsonObject stopCommand(String testId) {
+    String commandId = dev.svc.server.http.Tokens.sha256Hex("cancel_test:" + testId).substring(0, 16);
+    return new JsonObject().put("command_id", commandId).put("type", "cancel_test").put("test_id", testId)
+        .put("payload", new JsonObject().put("test_id", testId));
   }
 
   private Future<JsonArray> dispatchOldest(String agentId, int intervalS, JsonArray out) {
@@ -116,12 +156,11 @@ public final class HeartbeatDispatcher extends VerticleBase {
       }
       JsonObject test = next.get();
       String lease = Timestamps.format(Instant.now().plusMillis(timings.leaseMs(intervalS)));
-      return tests.dispatch(test.getString("id"), lease).compose(won -> {
-        if (!won) {
-          return Future.succeededFuture(out);
+      return transitions.dispatch(test, lease).map(won -> {
+        if (won) {
+          out.add(runTest(test));
         }
-        out.add(runTest(test));
-        return transitions.announce(test, QuickTestStatus.DISPATCHED, null).map(v -> out);
+        return out;
       });
     });
   }
@@ -169,9 +208,9 @@ public final class HeartbeatDispatcher extends VerticleBase {
           if (!silentFor(agent, staleMs)) {
             return Future.succeededFuture();
           }
-          return agents.moveStatus(agent.getString("id"), agent.getString("status"), AgentStatus.OFFLINE.wireName())
-              .compose(moved -> moved ? agentStatus(agent.getString("id"), agent.getString("name"),
-                  AgentStatus.OFFLINE.wireName()) : Future.succeededFuture());
+          return events.write(conn -> agents.moveStatus(conn, agent.getString("id"), agent.getString("status"),
+              AgentStatus.OFFLINE.wireName()).map(moved -> moved ? Written.of((Void) null, agentStatus(agent.getString("id"),
+                  agent.getString("name"), AgentStatus.OFFLINE.wireName(), new JsonObject())) : Written.of((Void) null)));
         })));
   }
 
@@ -201,14 +240,10 @@ public final class HeartbeatDispatcher extends VerticleBase {
     return transitions.move(test, from, to, error).mapEmpty();
   }
 
-  private Future<Void> agentStatus(String id, String name, String status) {
-    return agentStatus(id, name, status, new JsonObject());
-  }
-
   /** An agent_status event: id, name and status, plus the heartbeat's metrics when there are some. */
-  private Future<Void> agentStatus(String id, String name, String status, JsonObject metrics) {
+  private static Event agentStatus(String id, String name, String status, JsonObject metrics) {
     JsonObject data = metrics.copy().put("agent_id", id).put("name", name).put("status", status);
-    return events.append(id, EventType.AGENT_STATUS, data).mapEmpty();
+    return new Event(id, EventType.AGENT_STATUS, data);
   }
 
   /** Whether a heartbeat reports anything other than what is stored (status, task or any metric). */

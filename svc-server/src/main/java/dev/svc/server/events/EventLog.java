@@ -1,23 +1,133 @@
 package dev.svc.server.events;
 
 import dev.svc.core.events.EventAddresses;
+import dev.svc.server.store.EventStore;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlConnection;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
 
-/** Appends events through the event-log verticle, which numbers, stores and publishes them in order. */
+/**
+ * The numbered event log, and the one way to write a change that events report: the change and its
+ * events are stored in one transaction, one write at a time, and the events are published once
+ * committed, in the order of their ids. A crash loses a change together with its events or neither,
+ * so a subscriber resuming by id never misses what the database holds.
+ *
+ * <p>A {@link Write} must use only the connection it is given (the SQLite pool has one connection,
+ * held by the transaction) and must not call {@link #write} itself (it would wait behind itself).
+ */
 public final class EventLog {
 
-  private final EventBus bus;
-
-  public EventLog(EventBus bus) {
-    this.bus = bus;
+  /** An event to store and publish. */
+  public record Event(String sourceId, String type, JsonObject data) {
   }
 
-  /** Completes with the stored event once it is persisted and published. */
+  /** What a write did: its value for the caller, and the events it causes (none when nothing changed). */
+  public record Written<T>(T value, List<Event> events) {
+    public static <T> Written<T> of(T value, Event... events) {
+      return new Written<>(value, List.of(events));
+    }
+
+    public static <T> Written<T> of(T value, List<Event> events) {
+      return new Written<>(value, List.copyOf(events));
+    }
+  }
+
+  /** A change made in the log's transaction. */
+  @FunctionalInterface
+  public interface Write<T> {
+    Future<Written<T>> apply(SqlConnection conn);
+  }
+
+  private record Done<T>(T value, List<JsonObject> stored) {
+  }
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final EventStore store;
+  private final Context context;
+  private final Queue<Runnable> queue = new ArrayDeque<>();
+  private boolean busy;
+
+  public EventLog(Vertx vertx, Pool pool, EventStore store) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.store = store;
+    this.context = ((VertxInternal) vertx).createEventLoopContext();
+  }
+
+  /** Stores and publishes one event; completes with it as published ({@code {"id","source_id","type","data","created_at"}}). */
   public Future<JsonObject> append(String sourceId, String type, JsonObject data) {
-    return bus.<JsonObject>request(EventAddresses.PUBLISH,
-        new JsonObject().put("source_id", sourceId).put("type", type).put("data", data))
-        .map(reply -> reply.body());
+    return submit(conn -> Future.succeededFuture(Written.of(null, new Event(sourceId, type, data))))
+        .map(done -> done.stored().get(0));
+  }
+
+  /**
+   * Runs {@code work} and stores the events it returns in one transaction, then publishes them;
+   * completes with the write's value (on the caller's context). A failed write stores and publishes nothing.
+   */
+  public <T> Future<T> write(Write<T> work) {
+    return submit(work).map(Done::value);
+  }
+
+  private <T> Future<Done<T>> submit(Write<T> work) {
+    Context caller = Vertx.currentContext();
+    Promise<Done<T>> result = Promise.promise();
+    context.runOnContext(v -> {
+      queue.add(() -> run(work).onComplete(ar -> {
+        if (caller == null || caller == context) {
+          result.handle(ar);
+        } else {
+          caller.runOnContext(back -> result.handle(ar));
+        }
+        busy = false;
+        drain();
+      }));
+      drain();
+    });
+    return result.future();
+  }
+
+  private void drain() {
+    if (busy || queue.isEmpty()) {
+      return;
+    }
+    busy = true;
+    queue.poll().run();
+  }
+
+  private <T> Future<Done<T>> run(Write<T> work) {
+    Future<Done<T>> committed;
+    try {
+      committed = pool.withTransaction(conn -> work.apply(conn).compose(written -> storeEvents(conn, written)));
+    } catch (RuntimeException e) {
+      committed = Future.failedFuture(e);
+    }
+    return committed.onSuccess(done -> done.stored().forEach(this::publish));
+  }
+
+  private <T> Future<Done<T>> storeEvents(SqlConnection conn, Written<T> written) {
+    List<JsonObject> stored = new ArrayList<>();
+    Future<Void> chain = Future.succeededFuture();
+    for (Event event : written.events()) {
+      chain = chain.compose(v -> store.insert(conn, event.sourceId(), event.type(), event.data())).map(row -> {
+        stored.add(row);
+        return null;
+      });
+    }
+    return chain.map(v -> new Done<>(written.value(), stored));
+  }
+
+  private void publish(JsonObject event) {
+    vertx.eventBus().publish(EventAddresses.ALL, event);
+    vertx.eventBus().publish(EventAddresses.forSource(event.getString("source_id")), event);
   }
 }

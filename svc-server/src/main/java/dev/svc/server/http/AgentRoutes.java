@@ -8,6 +8,10 @@ import dev.svc.core.domain.AgentStatus;
 import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
 import dev.svc.core.tls.IssuedCertificate;
+import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.events.EventLog.Written;
+import dev.svc.server.store.Sql;
+import dev.svc.server.tests.TestTransitions;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.json.DecodeException;
@@ -22,6 +26,9 @@ import java.util.Map;
 
 /** Agents: registration, heartbeat, the agent resource, tokens, settings, cleanup, results, certificates. */
 final class AgentRoutes {
+
+  /** Command ids one heartbeat may acknowledge. */
+  static final int MAX_ACKS = 1000;
 
   private final ApiContext api;
 
@@ -58,11 +65,17 @@ final class AgentRoutes {
     JsonObject fields = registrationFields(body);
     String name = fields.getString("name");
     String bearer = Guard.bearer(ctx);
-    return api.agents().byName(name).compose(existing -> {
+    return register(ctx, fields, bearer, true);
+  }
+
+  /** A first registration that loses a race for its name on the unique index becomes a re-registration. */
+  private Future<Void> register(RoutingContext ctx, JsonObject fields, String bearer, boolean mayRetry) {
+    return api.agents().byName(fields.getString("name")).compose(existing -> {
       if (existing.isPresent()) {
         return reRegister(ctx, existing.get(), fields, bearer);
       }
-      return firstRegistration(ctx, fields, bearer);
+      return firstRegistration(ctx, fields.copy(), bearer).recover(err -> mayRetry && Sql.isUniqueViolation(err)
+          ? register(ctx, fields, bearer, false) : Future.failedFuture(err));
     });
   }
 
@@ -80,7 +93,8 @@ final class AgentRoutes {
     if (bearer != null && !api.guard().isGlobalToken(bearer)) {
       fields.put("token_hash", Tokens.sha256Hex(bearer)).put("token_prefix", Tokens.prefix(bearer));
     }
-    return api.agents().insert(fields).compose(v -> registered(ctx, id, fields.getString("name")));
+    return requireNameIsNoAgentId(fields.getString("name")).compose(v -> api.agents().insert(fields))
+        .compose(v -> registered(ctx, id, fields.getString("name")));
   }
 
   private Future<Void> reRegister(RoutingContext ctx, JsonObject agent, JsonObject fields, String bearer) {
@@ -190,13 +204,20 @@ final class AgentRoutes {
         .put("gpu_memory_used_gb", body.optNumber("gpu_memory_used_gb", null))
         .put("storage_gb_free", body.optNumber("storage_gb_free", null))
         .put("uptime_s", body.optNumber("uptime_s", null));
+    List<String> acks = body.optStringList("acked_command_ids");
+    if (acks != null && (acks.size() > MAX_ACKS || acks.stream().anyMatch(a -> a.length() > 64))) {
+      throw ApiError.badRequest("Field 'acked_command_ids' must list at most " + MAX_ACKS + " command ids");
+    }
     String idOrName = ctx.pathParam("id");
     return api.agents().byIdOrName(idOrName).compose(found -> {
       JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + idOrName + "' not found; register again"));
       api.guard().agent(ctx, agent);
       String id = agent.getString("id");
-      return api.vertx().eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT,
-          new JsonObject().put("agent_id", id).put("metrics", metrics)).map(reply -> {
+      JsonObject request = new JsonObject().put("agent_id", id).put("metrics", metrics);
+      if (acks != null) {
+        request.put("acked_command_ids", new JsonArray(List.copyOf(acks)));
+      }
+      return api.vertx().eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT, request).map(reply -> {
             Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).mergeIn(reply.body()));
             return null;
           });
@@ -257,6 +278,22 @@ final class AgentRoutes {
     });
   }
 
+  /** 409 when the unique index on live agents' names refused the write. */
+  private static <T> Future<T> uniqueName(String name, Future<T> write) {
+    return write.recover(err -> Future.failedFuture(Sql.isUniqueViolation(err)
+        ? ApiError.conflict("An agent named '" + name + "' already exists") : err));
+  }
+
+  /** Heartbeats and result reports find an agent by id or name: a name may not be another agent's id. */
+  private Future<Void> requireNameIsNoAgentId(String name) {
+    return api.agents().byIdIncludingDeleted(name).map(other -> {
+      if (other.isPresent()) {
+        throw ApiError.conflict("'" + name + "' is the id of another agent; choose another name");
+      }
+      return null;
+    });
+  }
+
   private Future<JsonObject> requireAgent(String id) {
     return api.agents().byId(id).map(found -> found.orElseThrow(() -> ApiError.notFound("Agent '" + id + "' not found")));
   }
@@ -284,16 +321,11 @@ final class AgentRoutes {
     String id = ctx.pathParam("id");
     return requireAgent(id).compose(agent -> {
       String name = newName == null ? agent.getString("name") : newName;
-      Future<Void> unique = newName == null || newName.equals(agent.getString("name")) ? Future.succeededFuture()
-          : api.agents().byName(newName).map(other -> {
-            if (other.isPresent()) {
-              throw ApiError.conflict("Another agent is already named '" + newName + "'");
-            }
-            return null;
-          });
-      return unique.compose(v -> api.agents().patch(id, name,
+      Future<Void> notAnId = newName == null || newName.equals(agent.getString("name")) ? Future.succeededFuture()
+          : requireNameIsNoAgentId(newName);
+      return notAnId.compose(v -> uniqueName(newName, api.agents().patch(id, name,
           body.has("notes") ? notes : agent.getString("notes"),
-          tags != null ? new JsonArray(List.copyOf(tags)).encode() : agent.getString("tags")));
+          tags != null ? new JsonArray(List.copyOf(tags)).encode() : agent.getString("tags"))));
     }).compose(v -> requireAgent(id)).compose(agent -> api.agents().settings(id).map(s -> {
       Replies.ok(ctx, Views.agent(agent, s));
       return null;
@@ -303,7 +335,17 @@ final class AgentRoutes {
   private Future<?> delete(RoutingContext ctx) {
     api.guard().global(ctx);
     String id = ctx.pathParam("id");
-    return api.agents().delete(id).map(deleted -> {
+    return requireAgent(id).compose(agent -> api.events().write(conn -> api.agents().delete(conn, id).compose(deleted -> {
+      if (!deleted) {
+        return Future.succeededFuture(Written.of(false));
+      }
+      return api.transitions().failAllHeldBy(conn, id, TestTransitions.AGENT_DELETED).map(failed -> {
+        List<Event> out = new java.util.ArrayList<>(failed);
+        out.add(new Event(id, EventType.AGENT_STATUS, new JsonObject().put("agent_id", id)
+            .put("name", agent.getString("name")).put("status", "deleted")));
+        return Written.of(true, out);
+      });
+    }))).map(deleted -> {
       if (!deleted) {
         throw ApiError.notFound("Agent '" + id + "' not found");
       }
@@ -332,14 +374,11 @@ final class AgentRoutes {
         .put("agent_version", dev.svc.core.SvcVersion.version())
         .put("status", AgentStatus.IDLE.wireName())
         .put("is_test_agent", true);
-    return api.agents().byName(name).compose(existing -> {
-      if (existing.isPresent()) {
-        throw ApiError.conflict("An agent named '" + name + "' already exists");
-      }
-      String id = Ids.newId();
-      fields.put("id", id);
-      return api.agents().insert(fields).compose(v -> requireAgent(id));
-    }).compose(agent -> api.agents().settings(agent.getString("id")).map(s -> {
+    String id = Ids.newId();
+    fields.put("id", id);
+    return requireNameIsNoAgentId(name)
+        .compose(v -> uniqueName(name, api.agents().insert(fields)))
+        .compose(v -> requireAgent(id)).compose(agent -> api.agents().settings(agent.getString("id")).map(s -> {
       Replies.json(ctx, 201, Views.agent(agent, s));
       return null;
     }));
@@ -352,20 +391,15 @@ final class AgentRoutes {
   private Future<?> provision(RoutingContext ctx) {
     api.guard().global(ctx);
     String name = limit("name", Body.of(ctx).requireString("name"), 255);
-    return api.agents().byName(name).compose(existing -> {
-      if (existing.isPresent()) {
-        throw ApiError.conflict("An agent named '" + name + "' already exists; rotate its token instead");
-      }
-      String id = Ids.newId();
-      String token = Ids.newToken();
-      JsonObject fields = new JsonObject().put("id", id).put("name", name).put("hostname", name)
-          .put("port", 8090).put("status", "provisioned").put("is_test_agent", false)
-          .put("token_hash", Tokens.sha256Hex(token)).put("token_prefix", Tokens.prefix(token));
-      return api.agents().insert(fields).map(v -> {
-        Replies.json(ctx, 201, new JsonObject().put("agent_id", id).put("name", name).put("token", token)
-            .put("token_prefix", Tokens.prefix(token)));
-        return null;
-      });
+    String id = Ids.newId();
+    String token = Ids.newToken();
+    JsonObject fields = new JsonObject().put("id", id).put("name", name).put("hostname", name)
+        .put("port", 8090).put("status", "provisioned").put("is_test_agent", false)
+        .put("token_hash", Tokens.sha256Hex(token)).put("token_prefix", Tokens.prefix(token));
+    return requireNameIsNoAgentId(name).compose(v -> uniqueName(name, api.agents().insert(fields))).map(v -> {
+      Replies.json(ctx, 201, new JsonObject().put("agent_id", id).put("name", name).put("token", token)
+          .put("token_prefix", Tokens.prefix(token)));
+      return null;
     });
   }
 

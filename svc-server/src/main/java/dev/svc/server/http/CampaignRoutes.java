@@ -7,6 +7,8 @@ import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
+import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.events.EventLog.Written;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.Verdict;
@@ -79,9 +81,9 @@ final class CampaignRoutes {
       JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentId + "' not found"));
       checkMatrix(agent, models, engines, force);
       String id = Ids.newId();
-      return api.campaigns().insert(id, name, description, agentId, normalized, total)
-          .compose(v -> api.events().append(id, EventType.CAMPAIGN_CREATED,
-              new JsonObject().put("campaign_id", id).put("name", name)))
+      return api.events().write(conn -> api.campaigns().insert(conn, id, name, description, agentId, normalized, total)
+          .map(v -> Written.of((Void) null, new Event(id, EventType.CAMPAIGN_CREATED,
+              new JsonObject().put("campaign_id", id).put("name", name)))))
           .compose(v -> detail(id));
     }).map(campaign -> {
       Replies.json(ctx, 201, campaign);
@@ -266,13 +268,15 @@ final class CampaignRoutes {
       if (!current.canMoveTo(target)) {
         throw ApiError.conflict("Campaign " + id + " is " + current.wireName() + " and cannot become " + target.wireName());
       }
-      return api.campaigns().move(id, current, target).compose(moved -> {
-        if (!moved) {
-          throw ApiError.conflict("Campaign " + id + " changed status meanwhile; read it again");
-        }
-        return api.events().append(id, EventType.STATUS, new JsonObject().put("campaign_id", id)
-            .put("status", target.wireName()).putNull("error"));
-      }).compose(v -> detail(id));
+      return api.events().write(conn -> api.campaigns().move(conn, id, current, target).map(moved -> moved
+          ? Written.of(true, new Event(id, EventType.STATUS, new JsonObject().put("campaign_id", id)
+              .put("status", target.wireName()).putNull("error")))
+          : Written.of(false))).compose(moved -> {
+            if (!moved) {
+              throw ApiError.conflict("Campaign " + id + " changed status meanwhile; read it again");
+            }
+            return detail(id);
+          });
     });
   }
 

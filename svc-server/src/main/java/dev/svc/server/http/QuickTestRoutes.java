@@ -9,6 +9,9 @@ import dev.svc.core.events.EventType;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.Verdict;
+import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.events.EventLog.Written;
+import dev.svc.server.store.QuickTestStore.LogAppend;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.json.JsonArray;
@@ -97,7 +100,10 @@ final class QuickTestRoutes {
           .put("model_path", modelPath).put("engine_name", engine.name()).put("benchmark_name", benchmark)
           .put("suite_name", suite).put("command_id", commandId).put("force", force);
       return api.transitions().queue(test, Flags.isTrue(agent.getValue("is_test_agent")))
-          .map(v -> {
+          .map(stored -> {
+            if (!stored) {
+              throw ApiError.notFound("Agent '" + agentId + "' was deleted");
+            }
             Replies.json(ctx, 202, new JsonObject().put("id", id).put("command_id", commandId)
                 .put("status", QuickTestStatus.QUEUED.wireName()));
             return null;
@@ -179,19 +185,32 @@ final class QuickTestRoutes {
       }
     }
     Long batch = seq;
-    return requireOwnedTest(ctx).compose(test -> api.tests().appendLogs(test.getString("id"), lines, batch)
-        .compose(stored -> {
-          Future<Void> chain = Future.succeededFuture();
-          for (JsonObject row : stored) {
-            chain = chain.compose(v -> api.events().append(test.getString("id"), EventType.LOG,
-                new JsonObject().put("test_id", test.getString("id")).put("line", row.getString("line"))).mapEmpty());
-          }
-          return chain;
-        }))
-        .map(v -> {
-          Replies.ok(ctx, new JsonObject().put("ok", true));
-          return null;
-        });
+    return requireOwnedTest(ctx).compose(test -> {
+      String testId = test.getString("id");
+      return api.events().write(conn -> api.tests().appendLogs(conn, testId, lines, batch).map(outcome -> {
+        if (outcome != LogAppend.STORED) {
+          return Written.of(outcome);
+        }
+        List<Event> logged = new ArrayList<>();
+        lines.forEach(line -> logged.add(new Event(testId, EventType.LOG,
+            new JsonObject().put("test_id", testId).put("line", line))));
+        return Written.of(outcome, logged);
+      })).compose(outcome -> outcome != LogAppend.NOT_ACTIVE ? Future.succeededFuture(outcome)
+          : api.tests().byId(testId).map(now -> {
+            String status = now.map(t -> t.getString("status")).orElse("deleted");
+            throw ApiError.conflict("Quick test " + testId + " is " + status + ": it takes log lines only while"
+                + " an agent holds it (dispatched or running)");
+          }));
+    }).map(outcome -> {
+      JsonObject reply = new JsonObject().put("ok", true);
+      if (outcome == LogAppend.DUPLICATE) {
+        reply.put("duplicate", true); // a retry of a batch stored before: nothing stored again
+      } else {
+        reply.put("stored", lines.size());
+      }
+      Replies.ok(ctx, reply);
+      return null;
+    });
   }
 
   private Future<?> postStatus(RoutingContext ctx) {
@@ -205,6 +224,10 @@ final class QuickTestRoutes {
       QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
       if (current == target) {
         return Future.succeededFuture(current);
+      }
+      if (current == QuickTestStatus.QUEUED) {
+        // only the dispatcher hands a queued test out: a report cannot take one that was never given
+        throw ApiError.conflict("Quick test " + test.getString("id") + " is queued: it was not dispatched to an agent");
       }
       return QuickTestTransitions.move(api, test, current, target, target == QuickTestStatus.FAILED ? error : null);
     }).map(status -> {

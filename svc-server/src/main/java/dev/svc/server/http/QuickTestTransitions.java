@@ -1,6 +1,7 @@
 package dev.svc.server.http;
 
 import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.server.store.QuickTestStore.EndedBy;
 import dev.svc.server.tests.TestTransitions;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -33,7 +34,7 @@ final class QuickTestTransitions {
     if (!from.canMoveTo(to)) {
       throw ApiError.conflict("Quick test " + id + " cannot move from " + from.wireName() + " to " + to.wireName());
     }
-    return api.transitions().move(test, from, to, error).map(moved -> {
+    return api.transitions().move(test, from, to, error, EndedBy.AGENT).map(moved -> {
       if (!moved) {
         throw ApiError.conflict("Quick test " + id + " changed status meanwhile; read it again");
       }

@@ -1,13 +1,23 @@
 package dev.svc.server.http;
 
 import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.events.EventLog.Written;
+import dev.svc.server.results.ResultRecorder.Recorded;
+import dev.svc.server.store.QuickTestStore.EndedBy;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.SqlConnection;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * An agent's result report: stored once per command id (a retry gets the same result id), linked to
- * its quick test, and moving that test to its final status when the report carries one.
+ * An agent's result report: stored once per agent and command (a retry gets the same result id),
+ * linked to its quick test and moving that test to its final status when the report carries one,
+ * all in one transaction. A new result is taken only for a test the agent holds (dispatched or
+ * running) or ended itself: one the server has failed meanwhile (lost, cancelled, deleted, timed
+ * out) or never handed out gets none.
  */
 final class ResultSubmission {
 
@@ -27,11 +37,53 @@ final class ResultSubmission {
       if (test.isPresent() && !agentId.equals(test.get().getString("agent_id"))) {
         throw ApiError.forbidden("Test " + test.get().getString("id") + " belongs to another agent");
       }
-      Future<String> stored = data == null ? api.results().byCommandId(commandId).map(r -> r.map(x -> x.getString("id"))
-          .orElse(null)) : api.resultRecorder().record(data, test.orElse(null), agentId, commandId);
-      return stored.compose(resultId -> finish(test.orElse(null), finalStatus, error)
-          .map(v -> new JsonObject().put("accepted", true).put("result_id", resultId)));
+      String testId = test.map(t -> t.getString("id")).orElse(null);
+      return api.events().write(conn -> read(conn, testId)
+          .compose(fresh -> store(conn, fresh, agentId, commandId, finalStatus, error, data)))
+          .map(resultId -> new JsonObject().put("accepted", true).put("result_id", resultId));
     });
+  }
+
+  /** The report in the event log's transaction: the result (existing or new), its link, the final status. */
+  private Future<Written<String>> store(SqlConnection conn, JsonObject test, String agentId, String commandId,
+      Optional<QuickTestStatus> finalStatus, String error, JsonObject data) {
+    return api.resultRecorder().existing(conn, agentId, commandId).compose(existing -> {
+      Future<Recorded> recorded;
+      if (existing.isPresent()) {
+        recorded = api.resultRecorder().link(conn, test, existing.get());
+      } else if (data == null) {
+        recorded = Future.succeededFuture(new Recorded(null, List.of()));
+      } else {
+        requireHeld(test);
+        recorded = api.resultRecorder().record(conn, data, test, agentId, commandId);
+      }
+      return recorded.compose(r -> finish(conn, test, finalStatus, error).map(moved -> {
+        List<Event> events = new ArrayList<>(r.events());
+        events.addAll(moved);
+        return Written.of(r.resultId(), events);
+      }));
+    });
+  }
+
+  private Future<JsonObject> read(SqlConnection conn, String testId) {
+    return testId == null ? Future.succeededFuture(null) : api.tests().byId(conn, testId).map(t -> t.orElse(null));
+  }
+
+  /** A new result needs a test the agent holds or ended itself. */
+  private static void requireHeld(JsonObject test) {
+    if (test == null) {
+      return;
+    }
+    QuickTestStatus status = QuickTestStatus.parse(test.getString("status")).orElseThrow();
+    String id = test.getString("id");
+    if (status == QuickTestStatus.QUEUED) {
+      throw ApiError.conflict("Quick test " + id + " was not dispatched to this agent; its result is not recorded");
+    }
+    if (status.isTerminal() && !"agent".equals(test.getString("ended_by"))) {
+      String reason = test.getString("error");
+      throw ApiError.conflict("Quick test " + id + " already " + status.wireName()
+          + (reason == null ? "" : " (" + reason + ")") + "; its result is not recorded");
+    }
   }
 
   private Future<Optional<JsonObject>> findTest(String commandId, String testId) {
@@ -46,18 +98,16 @@ final class ResultSubmission {
     return api.tests().byCommandId(commandId);
   }
 
-  private Future<Void> finish(JsonObject test, Optional<QuickTestStatus> finalStatus, String error) {
+  private Future<List<Event>> finish(SqlConnection conn, JsonObject test, Optional<QuickTestStatus> finalStatus,
+      String error) {
     if (test == null || finalStatus.isEmpty()) {
-      return Future.succeededFuture();
+      return Future.succeededFuture(List.of());
     }
-    // Re-read: linking the result did not move it, but another report may have meanwhile.
-    return api.tests().byId(test.getString("id")).compose(fresh -> {
-      QuickTestStatus current = fresh.flatMap(t -> QuickTestStatus.parse(t.getString("status"))).orElse(null);
-      if (current == null || !current.canMoveTo(finalStatus.get())) {
-        return Future.succeededFuture();
-      }
-      String reason = finalStatus.get() == QuickTestStatus.FAILED ? error : null;
-      return api.transitions().move(fresh.get(), current, finalStatus.get(), reason).mapEmpty();
-    });
+    QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElse(null);
+    if (current == null || !current.canMoveTo(finalStatus.get()) || current == QuickTestStatus.QUEUED) {
+      return Future.succeededFuture(List.of());
+    }
+    String reason = finalStatus.get() == QuickTestStatus.FAILED ? error : null;
+    return api.transitions().move(conn, test, current, finalStatus.get(), reason, EndedBy.AGENT);
   }
 }

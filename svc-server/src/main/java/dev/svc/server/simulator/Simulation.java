@@ -1,14 +1,20 @@
 package dev.svc.server.simulator;
 
+import dev.svc.core.Timestamps;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventType;
 import dev.svc.engines.EngineSpec;
+import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.http.ApiContext;
+import dev.svc.server.store.QuickTestStore.EndedBy;
+import dev.svc.server.store.QuickTestStore.LogAppend;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -16,10 +22,10 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The simulated run of one quick test on a test agent, driven by timers: queued → running, one log
- * line after each random pause, the result, then completed. Before every line and before the result
- * the test is read again; once it is no longer running (cancelled by the user) the run stops
- * without another word. A test found running (the server restarted mid-run) starts over from its
- * first line and keeps its status.
+ * line after each random pause, the result, then completed. Each line is stored only while the test
+ * is running, and the result with the completion only if it still is: once it is not (cancelled by
+ * the user) the run stops without another word. A test found running (the server restarted
+ * mid-run) continues after its last stored line, with the same plan.
  */
 final class Simulation {
 
@@ -65,15 +71,30 @@ final class Simulation {
         return api.transitions().move(test, status.get(), QuickTestStatus.FAILED,
             String.format(UNKNOWN_ENGINE, test.getString("engine_name"))).map(v -> Outcome.STOPPED);
       }
-      return api.agents().byIdIncludingDeleted(test.getString("agent_id")).compose(agent -> {
-        int seed = ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
-        SimulationPlan plan = SimulationPlan.create(test, agent.orElseGet(JsonObject::new), engine.get(), seed,
-            new SplittableRandom(seed), Instant.now());
-        Future<Boolean> started = status.get() == QuickTestStatus.RUNNING ? Future.succeededFuture(true)
-            : api.transitions().move(test, QuickTestStatus.QUEUED, QuickTestStatus.RUNNING, null);
-        return started.compose(ok -> ok ? line(test, plan, 0) : Future.succeededFuture(Outcome.STOPPED));
-      });
+      Future<Boolean> started = status.get() == QuickTestStatus.RUNNING ? Future.succeededFuture(true)
+          : api.transitions().move(test, QuickTestStatus.QUEUED, QuickTestStatus.RUNNING, null);
+      return started.compose(ok -> !ok ? Future.succeededFuture(Outcome.STOPPED) : api.tests().byId(testId)
+          .compose(running -> running.isEmpty() ? Future.succeededFuture(Outcome.STOPPED) : resume(running.get(), engine.get())));
     }).recover(err -> closed ? Future.succeededFuture(Outcome.INTERRUPTED) : Future.failedFuture(err));
+  }
+
+  /**
+   * Plans the run from the test alone (a seed derived from its id, its start time), so a run resumed
+   * after a restart prints the same lines with the same figures, and continues after the lines already stored.
+   */
+  private Future<Outcome> resume(JsonObject test, EngineSpec engine) {
+    int seed = seedOf(testId);
+    Instant started = Timestamps.parse(test.getString("started_at")).orElseGet(Instant::now);
+    return api.agents().byIdIncludingDeleted(test.getString("agent_id")).compose(agent -> {
+      SimulationPlan plan = SimulationPlan.create(test, agent.orElseGet(JsonObject::new), engine, seed,
+          new SplittableRandom(seed), started);
+      return api.tests().logCount(testId).compose(stored -> line(test, plan, (int) Math.min(stored, plan.lines().size())));
+    });
+  }
+
+  /** The seed of a test's simulation: the same for every run of that test. */
+  static int seedOf(String testId) {
+    return Math.max(1, testId.hashCode() & Integer.MAX_VALUE);
   }
 
   /** Stops the run where it is (server shutdown): no further line, the test keeps its status. */
@@ -92,33 +113,29 @@ final class Simulation {
     if (index >= lines.size()) {
       return result(test, plan);
     }
-    return pause().compose(v -> stillRunning()).compose(running -> {
-      if (!running) {
-        return Future.succeededFuture(Outcome.STOPPED);
-      }
-      String text = lines.get(index);
-      return api.tests().appendLogIfRunning(testId, text).compose(stored -> !stored
-          ? Future.succeededFuture(Outcome.STOPPED)
-          : api.events().append(testId, EventType.LOG, new JsonObject().put("test_id", testId).put("line", text))
-              .compose(v -> line(test, plan, index + 1)));
-    });
+    String text = lines.get(index);
+    return pause().compose(v -> api.events().write(conn -> api.tests().appendLogs(conn, testId, List.of(text), null)
+        .map(outcome -> outcome == LogAppend.STORED
+            ? Written.of(true, new Event(testId, EventType.LOG, new JsonObject().put("test_id", testId).put("line", text)))
+            : Written.of(false))))
+        .compose(stored -> stored ? line(test, plan, index + 1) : Future.succeededFuture(Outcome.STOPPED));
   }
 
+  /** Stores the result and completes the test in one transaction, unless it stopped running meanwhile (cancelled). */
   private Future<Outcome> result(JsonObject test, SimulationPlan plan) {
-    return pause().compose(v -> stillRunning()).compose(running -> {
-      if (!running) {
-        return Future.succeededFuture(Outcome.STOPPED);
+    return pause().compose(v -> api.events().write(conn -> api.tests().byId(conn, testId).compose(found -> {
+      JsonObject fresh = found.orElse(null);
+      if (fresh == null || !QuickTestStatus.RUNNING.wireName().equals(fresh.getString("status"))) {
+        return Future.succeededFuture(Written.of(Outcome.STOPPED));
       }
-      return api.resultRecorder().record(plan.document(), test, test.getString("agent_id"), test.getString("command_id"))
-          .compose(resultId -> api.transitions().move(test, QuickTestStatus.RUNNING, QuickTestStatus.COMPLETED, null))
-          .map(moved -> moved ? Outcome.COMPLETED : Outcome.STOPPED);
-    });
-  }
-
-  /** Whether the test is still running: the cancellation check between two iterations. */
-  private Future<Boolean> stillRunning() {
-    return api.tests().byId(testId)
-        .map(t -> t.map(row -> QuickTestStatus.RUNNING.wireName().equals(row.getString("status"))).orElse(false));
+      return api.resultRecorder().record(conn, plan.document(), fresh, fresh.getString("agent_id"),
+          fresh.getString("command_id")).compose(recorded -> api.transitions().move(conn, fresh,
+              QuickTestStatus.RUNNING, QuickTestStatus.COMPLETED, null, EndedBy.AGENT).map(moved -> {
+                List<Event> events = new ArrayList<>(recorded.events());
+                events.addAll(moved);
+                return Written.of(Outcome.COMPLETED, events);
+              }));
+    })));
   }
 
   /** Waits a random time between the configured bounds, on a timer. */

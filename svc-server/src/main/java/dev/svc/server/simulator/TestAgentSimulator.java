@@ -15,12 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the quick tests of test agents as simulations (mission "Test agents"): each
- * {@code {"test_id"}} sent to {@link EventAddresses#SIMULATOR_RUN} starts one, and at start every
- * queued or running test of a test agent resumes, since the server may have stopped mid-run. When a
- * simulation ends, {@code {"test_id","outcome"}} is published on {@link #FINISHED} (outcome
- * {@code completed}, {@code stopped} when the test was cancelled, {@code failed}, or
- * {@code interrupted} at shutdown).
+ * Runs the quick tests of test agents as simulations (mission "Test agents"). A test agent stands
+ * for one GPU host: it runs one test at a time, oldest first, and the others wait queued. Each
+ * {@code {"test_id"}} sent to {@link EventAddresses#SIMULATOR_RUN} wakes that test's agent, and at
+ * start every test agent with a queued or running test resumes (the server may have stopped
+ * mid-run). When a simulation ends, {@code {"test_id","outcome"}} is published on {@link #FINISHED}
+ * (outcome {@code completed}, {@code stopped} when the test was cancelled, {@code failed}, or
+ * {@code interrupted} at shutdown), and the agent takes its next test.
  */
 public final class TestAgentSimulator extends VerticleBase {
 
@@ -32,6 +33,8 @@ public final class TestAgentSimulator extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(TestAgentSimulator.class);
 
   private final ApiContext api;
+  /** Test agents busy: looking for their next test, simulating it, or failing a broken one. */
+  private final Set<String> busy = new HashSet<>();
   private final Map<String, Simulation> active = new HashMap<>();
   private final Set<Long> retryTimers = new HashSet<>();
   private boolean stopping;
@@ -43,14 +46,14 @@ public final class TestAgentSimulator extends VerticleBase {
   @Override
   public Future<?> start() {
     return vertx.eventBus().<JsonObject>consumer(EventAddresses.SIMULATOR_RUN,
-        message -> launch(message.body() == null ? null : message.body().getString("test_id")))
+        message -> wake(message.body() == null ? null : message.body().getString("test_id")))
         .completion()
-        .compose(v -> api.tests().activeOnTestAgents())
-        .map(tests -> {
-          if (!tests.isEmpty()) {
-            LOG.info("Resuming {} simulated test(s) of test agents", tests.size());
+        .compose(v -> api.tests().testAgentsWithWork())
+        .map(agents -> {
+          if (!agents.isEmpty()) {
+            LOG.info("Resuming the simulated tests of {} test agent(s)", agents.size());
           }
-          tests.forEach(test -> launch(test.getString("id")));
+          agents.forEach(this::next);
           return null;
         });
   }
@@ -65,23 +68,54 @@ public final class TestAgentSimulator extends VerticleBase {
     return Future.succeededFuture();
   }
 
-  private void launch(String testId) {
-    if (testId == null || testId.isBlank() || stopping || active.containsKey(testId)) {
+  /** A test was queued (or taken over by a campaign): its agent runs it when it has nothing else. */
+  private void wake(String testId) {
+    if (testId == null || testId.isBlank() || stopping) {
       return;
     }
+    api.tests().byId(testId).onSuccess(found -> found.ifPresent(test -> next(test.getString("agent_id"))))
+        .onFailure(err -> LOG.error("Quick test {} not read for its simulation", testId, err));
+  }
+
+  /** Starts the agent's next test (its running one, else its oldest queued) unless it is busy. */
+  private void next(String agentId) {
+    if (agentId == null || stopping || !busy.add(agentId)) {
+      return;
+    }
+    api.tests().nextOnTestAgent(agentId).onComplete(ar -> {
+      if (ar.failed() || ar.result().isEmpty() || stopping) {
+        if (ar.failed()) {
+          LOG.error("Next simulated test of test agent {} not read", agentId, ar.cause());
+        }
+        busy.remove(agentId);
+        return;
+      }
+      launch(agentId, ar.result().get().getString("id"));
+    });
+  }
+
+  private void launch(String agentId, String testId) {
     Simulation simulation = new Simulation(vertx, api, testId);
-    active.put(testId, simulation);
+    active.put(agentId, simulation);
     simulation.run().onComplete(ar -> {
-      active.remove(testId);
+      active.remove(agentId);
       if (ar.succeeded()) {
         finished(testId, ar.result().name());
+        done(agentId);
       } else if (stopping) {
         finished(testId, Simulation.Outcome.INTERRUPTED.name());
+        busy.remove(agentId);
       } else {
         LOG.error("Simulation of quick test {} failed", testId, ar.cause());
-        failSoon(testId, ar.cause());
+        failSoon(agentId, testId, ar.cause());
       }
     });
+  }
+
+  /** The agent finished a test: it takes the next one. */
+  private void done(String agentId) {
+    busy.remove(agentId);
+    next(agentId);
   }
 
   /**
@@ -89,7 +123,7 @@ public final class TestAgentSimulator extends VerticleBase {
    * shutting down, this verticle is undeployed first and the timer never fires, so the test resumes
    * at the next start instead.
    */
-  private void failSoon(String testId, Throwable cause) {
+  private void failSoon(String agentId, String testId, Throwable cause) {
     long[] id = new long[1];
     id[0] = vertx.setTimer(Math.max(1, api.timings().simulatorMaxDelayMs()), t -> {
       retryTimers.remove(id[0]);
@@ -109,6 +143,7 @@ public final class TestAgentSimulator extends VerticleBase {
           LOG.error("Could not fail quick test {} after its simulation broke", testId, ar.cause());
         }
         finished(testId, "failed");
+        done(agentId);
       });
     });
     retryTimers.add(id[0]);

@@ -5,6 +5,7 @@ import dev.svc.core.domain.AgentSettings;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,11 +105,15 @@ public final class AgentStore {
   }
 
   public Future<Void> heartbeat(String id, JsonObject m) {
+    return heartbeat(pool, id, m);
+  }
+
+  public Future<Void> heartbeat(SqlClient client, String id, JsonObject m) {
     Tuple t = Tuple.tuple().addValue(m.getString("status")).addValue(m.getString("current_task"))
         .addValue(m.getDouble("gpu_utilization_pct")).addValue(m.getDouble("gpu_memory_used_gb"))
         .addValue(m.getDouble("storage_gb_free")).addValue(m.getDouble("uptime_s"))
         .addValue(Timestamps.now()).addValue(id);
-    return Sql.update(pool, HEARTBEAT, t).mapEmpty();
+    return Sql.update(client, HEARTBEAT, t).mapEmpty();
   }
 
   /** Real agents, not yet offline, whose last heartbeat is older than {@code cutoff}. */
@@ -122,16 +127,17 @@ public final class AgentStore {
   }
 
   /** Compare-and-set of an agent's status; false when it changed meanwhile. */
-  public Future<Boolean> moveStatus(String id, String from, String to) {
-    return Sql.update(pool, SET_STATUS, Tuple.of(to, id, from)).map(n -> n == 1);
+  public Future<Boolean> moveStatus(SqlClient client, String id, String from, String to) {
+    return Sql.update(client, SET_STATUS, Tuple.of(to, id, from)).map(n -> n == 1);
   }
 
   public Future<Void> patch(String id, String name, String notes, String tagsJson) {
     return Sql.update(pool, PATCH, Tuple.of(name, notes, tagsJson, id)).mapEmpty();
   }
 
-  public Future<Boolean> delete(String id) {
-    return Sql.update(pool, DELETE, Tuple.of(Timestamps.now(), id)).map(n -> n > 0);
+  /** Marks an agent deleted (kept for history); false when there is no live agent with this id. */
+  public Future<Boolean> delete(SqlClient client, String id) {
+    return Sql.update(client, DELETE, Tuple.of(Timestamps.now(), id)).map(n -> n > 0);
   }
 
   /** Effective settings: defaults overlaid with what is stored, every key present. */

@@ -5,6 +5,7 @@ import dev.svc.core.domain.CampaignStatus;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.List;
 import java.util.Optional;
@@ -35,8 +36,9 @@ public final class CampaignStore {
     this.pool = pool;
   }
 
-  public Future<Void> insert(String id, String name, String description, String agentId, JsonObject config, int totalRuns) {
-    return Sql.update(pool, INSERT, Tuple.tuple().addValue(id).addValue(name).addValue(description).addValue(agentId)
+  public Future<Void> insert(SqlClient client, String id, String name, String description, String agentId,
+      JsonObject config, int totalRuns) {
+    return Sql.update(client, INSERT, Tuple.tuple().addValue(id).addValue(name).addValue(description).addValue(agentId)
         .addValue(config.encode()).addValue(CampaignStatus.DRAFT.wireName()).addValue(totalRuns)
         .addValue(Timestamps.now())).mapEmpty();
   }
@@ -52,9 +54,9 @@ public final class CampaignStore {
             f.params(limit, offset)).map(rows -> new Page(rows, total)));
   }
 
-  public Future<Boolean> move(String id, CampaignStatus from, CampaignStatus to) {
+  public Future<Boolean> move(SqlClient client, String id, CampaignStatus from, CampaignStatus to) {
     String now = Timestamps.now();
-    return Sql.update(pool, MOVE, Tuple.tuple().addValue(to.wireName())
+    return Sql.update(client, MOVE, Tuple.tuple().addValue(to.wireName())
         .addValue(to == CampaignStatus.RUNNING ? now : null)
         .addValue(to == CampaignStatus.COMPLETED || to == CampaignStatus.FAILED || to == CampaignStatus.CANCELLED ? now : null)
         .addValue(id).addValue(from.wireName())).map(n -> n == 1);
@@ -75,8 +77,8 @@ public final class CampaignStore {
     return Sql.update(pool, COUNTERS, Tuple.of(succeeded, failed, skipped, id)).mapEmpty();
   }
 
-  public Future<Void> appendLog(String campaignId, String line) {
-    return Sql.update(pool, INSERT_LOG, Tuple.of(campaignId, line, Timestamps.now())).mapEmpty();
+  public Future<Void> appendLog(SqlClient client, String campaignId, String line) {
+    return Sql.update(client, INSERT_LOG, Tuple.of(campaignId, line, Timestamps.now())).mapEmpty();
   }
 
   public Future<List<JsonObject>> logs(String campaignId, long afterId, int limit) {

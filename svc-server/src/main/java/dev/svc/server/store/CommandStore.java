@@ -4,17 +4,29 @@ import dev.svc.core.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
+import java.util.Collection;
 import java.util.List;
 
-/** Commands other than run_test (cleanup_storage, cancel_test) waiting for an agent's next heartbeat. */
+/**
+ * Commands other than run_test (cleanup_storage, cancel_test) for an agent: sent in every heartbeat
+ * reply until the agent acknowledges them, so a lost reply loses no command. An agent that names the
+ * commands it received ({@code acked_command_ids}) acknowledges exactly those; an older agent, which
+ * sends no such field, acknowledges what it was sent by its next heartbeat.
+ */
 public final class CommandStore {
 
   private static final String INSERT = "INSERT INTO commands (id, agent_id, type, test_id, payload, created_at)"
       + " VALUES (?,?,?,?,?,?)";
   private static final String PENDING = "SELECT id, type, test_id, payload FROM commands WHERE agent_id = ?"
-      + " AND delivered_at IS NULL ORDER BY created_at, id";
-  private static final String DELIVERED = "UPDATE commands SET delivered_at = ? WHERE id = ?";
+      + " AND acked_at IS NULL ORDER BY created_at, id";
+  private static final String DELIVERED = "UPDATE commands SET delivered_at = ?, deliveries = deliveries + 1"
+      + " WHERE id = ?";
+  private static final String ACK = "UPDATE commands SET acked_at = ? WHERE agent_id = ? AND id = ? AND acked_at IS NULL";
+  private static final String ACK_DELIVERED = "UPDATE commands SET acked_at = ? WHERE agent_id = ?"
+      + " AND acked_at IS NULL AND delivered_at IS NOT NULL";
+  private static final String ACK_ALL = "UPDATE commands SET acked_at = ? WHERE agent_id = ? AND acked_at IS NULL";
 
   private final Pool pool;
 
@@ -22,19 +34,48 @@ public final class CommandStore {
     this.pool = pool;
   }
 
-  public Future<Void> enqueue(String id, String agentId, String type, String testId, JsonObject payload) {
-    return Sql.update(pool, INSERT, Tuple.of(id, agentId, type, testId, payload.encode(), Timestamps.now())).mapEmpty();
+  public Future<Void> enqueue(SqlClient client, String id, String agentId, String type, String testId,
+      JsonObject payload) {
+    return Sql.update(client, INSERT, Tuple.of(id, agentId, type, testId, payload.encode(), Timestamps.now()))
+        .mapEmpty();
   }
 
-  /** Takes the pending commands of an agent and marks them delivered, in one transaction. */
-  public Future<List<JsonObject>> take(String agentId) {
-    return pool.withTransaction(conn -> Sql.rows(conn, PENDING, Tuple.of(agentId)).compose(rows -> {
-      String now = Timestamps.now();
-      Future<Void> chain = Future.succeededFuture();
-      for (JsonObject row : rows) {
-        chain = chain.compose(v -> Sql.update(conn, DELIVERED, Tuple.of(now, row.getString("id"))).mapEmpty());
-      }
-      return chain.map(v -> rows);
-    }));
+  public Future<Void> enqueue(String id, String agentId, String type, String testId, JsonObject payload) {
+    return enqueue(pool, id, agentId, type, testId, payload);
+  }
+
+  /**
+   * Records the acknowledgements a heartbeat carries, then returns the agent's unacknowledged
+   * commands, counted as delivered once more, in one transaction.
+   *
+   * @param acked the ids the agent acknowledges; null for an agent that does not acknowledge by id
+   */
+  public Future<List<JsonObject>> deliver(String agentId, Collection<String> acked) {
+    String now = Timestamps.now();
+    return pool.withTransaction(conn -> acknowledge(conn, agentId, acked, now)
+        .compose(v -> Sql.rows(conn, PENDING, Tuple.of(agentId)))
+        .compose(rows -> {
+          Future<Void> chain = Future.succeededFuture();
+          for (JsonObject row : rows) {
+            chain = chain.compose(v -> Sql.update(conn, DELIVERED, Tuple.of(now, row.getString("id"))).mapEmpty());
+          }
+          return chain.map(v -> rows);
+        }));
+  }
+
+  private static Future<Void> acknowledge(SqlClient client, String agentId, Collection<String> acked, String now) {
+    if (acked == null) {
+      return Sql.update(client, ACK_DELIVERED, Tuple.of(now, agentId)).mapEmpty();
+    }
+    Future<Void> chain = Future.succeededFuture();
+    for (String id : acked) {
+      chain = chain.compose(v -> Sql.update(client, ACK, Tuple.of(now, agentId, id)).mapEmpty());
+    }
+    return chain;
+  }
+
+  /** Settles every command of an agent that is gone (deleted): none of them will be delivered. */
+  public Future<Void> dropAll(SqlClient client, String agentId) {
+    return Sql.update(client, ACK_ALL, Tuple.of(Timestamps.now(), agentId)).mapEmpty();
   }
 }

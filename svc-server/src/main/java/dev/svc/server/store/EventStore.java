@@ -4,6 +4,7 @@ import dev.svc.core.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.List;
 
@@ -24,8 +25,13 @@ public final class EventStore {
 
   /** Stores an event; returns it as published: {@code {"id","source_id","type","data","created_at"}}. */
   public Future<JsonObject> insert(String sourceId, String type, JsonObject data) {
+    return insert(pool, sourceId, type, data);
+  }
+
+  /** Stores an event through {@code client} (a transaction's connection). */
+  public Future<JsonObject> insert(SqlClient client, String sourceId, String type, JsonObject data) {
     String now = Timestamps.now();
-    return Sql.row(pool, INSERT, Tuple.of(sourceId, type, data.encode(), now)).map(row -> new JsonObject()
+    return Sql.row(client, INSERT, Tuple.of(sourceId, type, data.encode(), now)).map(row -> new JsonObject()
         .put("id", row.orElseThrow().getLong("id")).put("source_id", sourceId).put("type", type)
         .put("data", data).put("created_at", now));
   }

@@ -5,6 +5,7 @@ import dev.svc.core.domain.QuickTestStatus;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.List;
 import java.util.Optional;
@@ -18,7 +19,7 @@ public final class QuickTestStore {
   private static final String BY_COMMAND = SELECT + " WHERE q.command_id = ?";
   private static final String INSERT = "INSERT INTO quick_tests (id, agent_id, model_path, engine_name, benchmark_name,"
       + " suite_name, status, command_id, force, attempts, campaign_id, campaign_row, created_at, updated_at)"
-      + " VALUES (?,?,?,?,?,?,?,?,?,0,?,?,?,?)";
+      + " SELECT ?,?,?,?,?,?,?,?,?,0,?,?,?,? WHERE EXISTS (SELECT 1 FROM agents WHERE id = ? AND deleted_at IS NULL)";
   private static final String ACTIVE_ON_AGENT = "SELECT COUNT(*) FROM quick_tests WHERE agent_id = ?"
       + " AND status IN ('dispatched','running')";
   private static final String OLDEST_QUEUED = "SELECT * FROM quick_tests WHERE agent_id = ? AND status = 'queued'"
@@ -27,20 +28,43 @@ public final class QuickTestStore {
       + " lease_expires_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'queued'";
   private static final String MOVE = "UPDATE quick_tests SET status = ?, error = COALESCE(?, error),"
       + " started_at = COALESCE(started_at, ?), completed_at = COALESCE(?, completed_at), lease_expires_at = NULL,"
-      + " updated_at = ? WHERE id = ? AND status = ?";
+      + " ended_by = COALESCE(?, ended_by), updated_at = ? WHERE id = ? AND status = ?";
   private static final String EXPIRED_LEASES = SELECT + " WHERE q.status = 'dispatched' AND q.lease_expires_at < ?"
       + " ORDER BY q.lease_expires_at";
   private static final String ACTIVE_OF_AGENT = SELECT + " WHERE q.agent_id = ? AND q.status IN ('dispatched','running')";
-  private static final String ACTIVE_ON_TEST_AGENTS = SELECT + " WHERE q.status IN ('queued','running')"
-      + " AND a.is_test_agent = 1 ORDER BY q.created_at, q.id";
+  private static final String HELD_BY_AGENT = SELECT + " WHERE q.agent_id = ?"
+      + " AND q.status IN ('queued','dispatched','running') ORDER BY q.created_at, q.id";
+  private static final String NEXT_ON_TEST_AGENT = SELECT + " WHERE q.agent_id = ? AND q.status IN ('queued','running')"
+      + " ORDER BY CASE q.status WHEN 'running' THEN 0 ELSE 1 END, q.created_at, q.id LIMIT 1";
+  private static final String TEST_AGENTS_WITH_WORK = "SELECT DISTINCT q.agent_id FROM quick_tests q"
+      + " JOIN agents a ON a.id = q.agent_id WHERE q.status IN ('queued','running') AND a.is_test_agent = 1";
   private static final String LINK_RESULT = "UPDATE quick_tests SET result_id = ?, updated_at = ? WHERE id = ?";
+  private static final String STATUS = "SELECT status FROM quick_tests WHERE id = ?";
+  private static final String INSERT_BATCH = "INSERT INTO quick_test_log_batches (test_id, seq, created_at)"
+      + " SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM quick_test_log_batches WHERE test_id = ? AND seq = ?)";
   private static final String INSERT_LOG = "INSERT INTO quick_test_logs (test_id, line, created_at) VALUES (?, ?, ?)";
-  private static final String INSERT_LOG_IF_RUNNING = "INSERT INTO quick_test_logs (test_id, line, created_at)"
-      + " SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM quick_tests WHERE id = ? AND status = 'running')";
   private static final String LOGS = "SELECT id, created_at, line FROM quick_test_logs WHERE test_id = ? AND id > ?"
       + " ORDER BY id LIMIT ?";
-  private static final String LAST_SEQ = "SELECT last_log_seq FROM quick_tests WHERE id = ?";
-  private static final String SET_SEQ = "UPDATE quick_tests SET last_log_seq = ? WHERE id = ?";
+  private static final String LOG_COUNT = "SELECT COUNT(*) FROM quick_test_logs WHERE test_id = ?";
+
+  /** Who ended a test: the agent that ran it (its report, or a test agent's simulation) or the server. */
+  public enum EndedBy {
+    AGENT, SERVER;
+
+    String column() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** What became of a batch of log lines. */
+  public enum LogAppend {
+    /** Stored, every line. */
+    STORED,
+    /** A retry of a batch (same seq) already stored: nothing stored again. */
+    DUPLICATE,
+    /** The test does not exist, is not yet handed to an agent, or has ended: nothing stored. */
+    NOT_ACTIVE
+  }
 
   private final Pool pool;
 
@@ -48,19 +72,24 @@ public final class QuickTestStore {
     this.pool = pool;
   }
 
-  public Future<Void> insert(JsonObject q) {
+  /** Stores a new queued test; false (nothing stored) when its agent does not exist or was deleted. */
+  public Future<Boolean> insert(SqlClient client, JsonObject q) {
     String now = Timestamps.now();
     Tuple t = Tuple.tuple().addValue(q.getString("id")).addValue(q.getString("agent_id"))
         .addValue(q.getString("model_path")).addValue(q.getString("engine_name"))
         .addValue(q.getString("benchmark_name")).addValue(q.getString("suite_name"))
         .addValue(QuickTestStatus.QUEUED.wireName()).addValue(q.getString("command_id"))
         .addValue(Sql.flag(q.getBoolean("force", false))).addValue(q.getString("campaign_id"))
-        .addValue(q.getInteger("campaign_row")).addValue(now).addValue(now);
-    return Sql.update(pool, INSERT, t).mapEmpty();
+        .addValue(q.getInteger("campaign_row")).addValue(now).addValue(now).addValue(q.getString("agent_id"));
+    return Sql.update(client, INSERT, t).map(n -> n == 1);
   }
 
   public Future<Optional<JsonObject>> byId(String id) {
-    return Sql.row(pool, BY_ID, Tuple.of(id));
+    return byId(pool, id);
+  }
+
+  public Future<Optional<JsonObject>> byId(SqlClient client, String id) {
+    return Sql.row(client, BY_ID, Tuple.of(id));
   }
 
   public Future<Optional<JsonObject>> byCommandId(String commandId) {
@@ -88,20 +117,28 @@ public final class QuickTestStore {
     return Sql.row(pool, OLDEST_QUEUED, Tuple.of(agentId));
   }
 
-  /** Hands a queued test out with a lease; false when another caller moved it first. */
-  public Future<Boolean> dispatch(String id, String leaseExpiresAt) {
+  /**
+   * Hands a queued test out with a lease; false when another caller moved it first. Fails with a
+   * unique violation when the agent holds another active test ({@code ux_quick_tests_active_agent}).
+   */
+  public Future<Boolean> dispatch(SqlClient client, String id, String leaseExpiresAt) {
     String now = Timestamps.now();
-    return Sql.update(pool, DISPATCH, Tuple.of(now, leaseExpiresAt, now, id)).map(n -> n == 1);
+    return Sql.update(client, DISPATCH, Tuple.of(now, leaseExpiresAt, now, id)).map(n -> n == 1);
   }
 
-  /** Moves a test from {@code from} to {@code to}; false when its status was no longer {@code from}. */
-  public Future<Boolean> move(String id, QuickTestStatus from, QuickTestStatus to, String error) {
+  /**
+   * Moves a test from {@code from} to {@code to}; false when its status was no longer {@code from}.
+   * Moving to running fails with a unique violation when the agent holds another active test.
+   */
+  public Future<Boolean> move(SqlClient client, String id, QuickTestStatus from, QuickTestStatus to, String error,
+      EndedBy endedBy) {
     String now = Timestamps.now();
     Tuple t = Tuple.tuple().addValue(to.wireName()).addValue(error)
         .addValue(to == QuickTestStatus.RUNNING ? now : null)
         .addValue(to.isTerminal() ? now : null)
+        .addValue(to.isTerminal() ? endedBy.column() : null)
         .addValue(now).addValue(id).addValue(from.wireName());
-    return Sql.update(pool, MOVE, t).map(n -> n == 1);
+    return Sql.update(client, MOVE, t).map(n -> n == 1);
   }
 
   /** Dispatched tests whose lease ended before {@code now}. */
@@ -114,53 +151,56 @@ public final class QuickTestStore {
     return Sql.rows(pool, ACTIVE_OF_AGENT, Tuple.of(agentId));
   }
 
-  /** Queued or running tests of test agents, oldest first (their simulations resume after a restart). */
-  public Future<List<JsonObject>> activeOnTestAgents() {
-    return Sql.rows(pool, ACTIVE_ON_TEST_AGENTS, Tuple.tuple());
+  /** The tests an agent still has to run or is running: queued, dispatched or running, oldest first. */
+  public Future<List<JsonObject>> heldBy(SqlClient client, String agentId) {
+    return Sql.rows(client, HELD_BY_AGENT, Tuple.of(agentId));
   }
 
-  public Future<Void> linkResult(String id, String resultId) {
-    return Sql.update(pool, LINK_RESULT, Tuple.of(resultId, Timestamps.now(), id)).mapEmpty();
+  /** The ids of test agents with a queued or running test (their simulations resume after a restart). */
+  public Future<List<String>> testAgentsWithWork() {
+    return Sql.rows(pool, TEST_AGENTS_WITH_WORK, Tuple.tuple())
+        .map(rows -> rows.stream().map(r -> r.getString("agent_id")).toList());
+  }
+
+  /** What a test agent runs next: its running test (resumed after a restart), else its oldest queued one. */
+  public Future<Optional<JsonObject>> nextOnTestAgent(String agentId) {
+    return Sql.row(pool, NEXT_ON_TEST_AGENT, Tuple.of(agentId));
+  }
+
+  public Future<Void> linkResult(SqlClient client, String id, String resultId) {
+    return Sql.update(client, LINK_RESULT, Tuple.of(resultId, Timestamps.now(), id)).mapEmpty();
   }
 
   /**
-   * Appends log lines in one transaction. With a {@code seq}, a batch whose sequence number was
-   * already stored is ignored, so an agent's retry does not duplicate lines. Returns the stored
-   * rows (empty for an ignored retry).
+   * Appends log lines of a test that an agent holds (dispatched or running), in the caller's
+   * transaction. With a {@code seq}, each batch is stored once: a retry of a batch already stored
+   * (whatever came between) stores nothing and says so.
    */
-  public Future<List<JsonObject>> appendLogs(String testId, List<String> lines, Long seq) {
-    return pool.withTransaction(conn -> {
+  public Future<LogAppend> appendLogs(SqlClient client, String testId, List<String> lines, Long seq) {
+    return Sql.row(client, STATUS, Tuple.of(testId)).compose(row -> {
+      String status = row.map(r -> r.getString("status")).orElse(null);
+      if (!QuickTestStatus.DISPATCHED.wireName().equals(status) && !QuickTestStatus.RUNNING.wireName().equals(status)) {
+        return Future.succeededFuture(LogAppend.NOT_ACTIVE);
+      }
+      String now = Timestamps.now();
       Future<Boolean> fresh = seq == null ? Future.succeededFuture(true)
-          : Sql.row(conn, LAST_SEQ, Tuple.of(testId)).map(r -> {
-            Long last = r.map(j -> j.getLong("last_log_seq")).orElse(null);
-            return last == null || seq > last;
-          });
+          : Sql.update(client, INSERT_BATCH, Tuple.of(testId, seq, now, testId, seq)).map(n -> n == 1);
       return fresh.compose(isFresh -> {
         if (!isFresh) {
-          return Future.succeededFuture(List.<JsonObject>of());
+          return Future.succeededFuture(LogAppend.DUPLICATE);
         }
-        String now = Timestamps.now();
-        List<JsonObject> stored = new java.util.ArrayList<>();
-        Future<Void> chain = seq == null ? Future.succeededFuture()
-            : Sql.update(conn, SET_SEQ, Tuple.of(seq, testId)).mapEmpty();
-        for (String line : lines) {
-          chain = chain.compose(v -> Sql.update(conn, INSERT_LOG, Tuple.of(testId, line, now)))
-              .map(n -> {
-                stored.add(new JsonObject().put("line", line).put("created_at", now));
-                return null;
-              });
+        if (lines.isEmpty()) {
+          return Future.succeededFuture(LogAppend.STORED);
         }
-        return chain.map(v -> stored);
+        List<Tuple> rows = lines.stream().map(line -> Tuple.of(testId, line, now)).toList();
+        return client.preparedQuery(INSERT_LOG).executeBatch(rows).map(r -> LogAppend.STORED);
       });
     });
   }
 
-  /**
-   * Stores one log line only while the test is running, in one statement, so a line cannot slip in
-   * after a cancel; false when the test was no longer running.
-   */
-  public Future<Boolean> appendLogIfRunning(String testId, String line) {
-    return Sql.update(pool, INSERT_LOG_IF_RUNNING, Tuple.of(testId, line, Timestamps.now(), testId)).map(n -> n == 1);
+  /** How many log lines a test has stored. */
+  public Future<Long> logCount(String testId) {
+    return Sql.count(pool, LOG_COUNT, Tuple.of(testId));
   }
 
   public Future<List<JsonObject>> logs(String testId, long afterId, int limit) {

@@ -4,6 +4,7 @@ import dev.svc.core.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +18,8 @@ public final class ResultStore {
   private static final String INSERT_SCANNED = INSERT + " ON CONFLICT (source_path) DO NOTHING";
   private static final String LIVE = " deleted_at IS NULL";
   private static final String BY_ID = "SELECT " + COLUMNS + " FROM results WHERE id = ? AND" + LIVE;
-  private static final String BY_COMMAND = "SELECT " + COLUMNS + " FROM results WHERE command_id = ? AND" + LIVE;
+  private static final String BY_AGENT_COMMAND = "SELECT " + COLUMNS + " FROM results WHERE agent_id = ?"
+      + " AND command_id = ? AND" + LIVE;
   private static final String DELETE = "DELETE FROM results WHERE id = ? AND source_path IS NULL AND" + LIVE;
   /** A result indexed from a file stays as a tombstone, so the next scan does not bring it back. */
   private static final String TOMBSTONE = "UPDATE results SET deleted_at = ?, data = NULL WHERE id = ?"
@@ -35,8 +37,8 @@ public final class ResultStore {
       JsonObject data, String sourcePath, String testId, String agentId, String commandId) {
   }
 
-  public Future<Void> insert(NewResult r) {
-    return Sql.update(pool, INSERT, tuple(r)).mapEmpty();
+  public Future<Void> insert(SqlClient client, NewResult r) {
+    return Sql.update(client, INSERT, tuple(r)).mapEmpty();
   }
 
   /** Inserts a result found on disk unless that file is already indexed; true when it was new. */
@@ -55,8 +57,9 @@ public final class ResultStore {
     return Sql.row(pool, BY_ID, Tuple.of(id));
   }
 
-  public Future<Optional<JsonObject>> byCommandId(String commandId) {
-    return Sql.row(pool, BY_COMMAND, Tuple.of(commandId));
+  /** The result an agent reported for one of its commands (results are unique per agent and command). */
+  public Future<Optional<JsonObject>> byAgentCommand(SqlClient client, String agentId, String commandId) {
+    return Sql.row(client, BY_AGENT_COMMAND, Tuple.of(agentId, commandId));
   }
 
   public Future<Page> list(String model, String engine, String suite, String agentId, String since, String until,

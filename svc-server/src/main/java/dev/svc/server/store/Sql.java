@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Runs prepared statements and maps rows to JSON objects keyed by lower-case column names. */
-final class Sql {
+public final class Sql {
 
   private Sql() {
   }
@@ -46,6 +46,27 @@ final class Sql {
       out.add(json);
     }
     return out;
+  }
+
+  /**
+   * Whether a statement failed on a unique index or primary key (SQLite's UNIQUE/PRIMARY KEY
+   * constraint, PostgreSQL's SQLState 23505): the database refused a second row where one may exist.
+   */
+  public static boolean isUniqueViolation(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.sql.SQLException) {
+        java.sql.SQLException e = (java.sql.SQLException) t;
+        if ("23505".equals(e.getSQLState())) {
+          return true;
+        }
+      }
+      String message = t.getMessage();
+      if (message != null && (message.contains("UNIQUE constraint failed")
+          || message.contains("PRIMARY KEY constraint failed") || message.contains("SQLITE_CONSTRAINT_UNIQUE"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A SQL boolean stored as INTEGER 0/1. */

@@ -68,6 +68,39 @@ class MigrationTest {
   }
 
   @Test
+  void anOlderDatabaseThatBrokeTheNewRulesIsRepairedByTheUpgrade() throws Exception {
+    String url = SqlDatabase.sqliteUrl(home.resolve("svc.db"));
+    try (Connection c = DriverManager.getConnection(url)) {
+      assertThat(Migrations.updateTo(c, 11)).isEqualTo(11);
+      try (Statement st = c.createStatement()) {
+        for (String[] agent : new String[][] {{"00000000000000a1", "2025-01-01"}, {"00000000000000a2", "2025-01-02"}}) {
+          st.executeUpdate("INSERT INTO agents (id, name, hostname, status, registered_at, is_test_agent) VALUES ('"
+              + agent[0] + "', 'twin', 'h', 'idle', '" + agent[1] + "T00:00:00.000Z', 0)");
+        }
+        for (String[] test : new String[][] {{"00000000000000b1", "running", "01"}, {"00000000000000b2", "dispatched", "02"},
+            {"00000000000000b3", "queued", "03"}}) {
+          st.executeUpdate("INSERT INTO quick_tests (id, agent_id, model_path, engine_name, benchmark_name, suite_name,"
+              + " status, command_id, created_at) VALUES ('" + test[0] + "', '00000000000000a1', '/models/m', 'vllm',"
+              + " 'throughput', 'quick', '" + test[1] + "', 'c" + test[0].substring(1) + "', '2025-02-" + test[2]
+              + "T00:00:00.000Z')");
+        }
+      }
+    }
+    try (TestServer server = TestServer.start(home)) {
+      assertThat(server.get("/api/v1/quicktest/00000000000000b1").bodyAsJsonObject().getString("status"))
+          .isEqualTo("running");
+      JsonObject younger = server.get("/api/v1/quicktest/00000000000000b2").bodyAsJsonObject();
+      assertThat(younger.getString("status")).isEqualTo("failed");
+      assertThat(younger.getString("error")).contains("active at the same time");
+      assertThat(server.get("/api/v1/quicktest/00000000000000b3").bodyAsJsonObject().getString("status"))
+          .isEqualTo("queued");
+      assertThat(server.get("/api/v1/agents/00000000000000a1").bodyAsJsonObject().getString("name")).isEqualTo("twin");
+      assertThat(server.get("/api/v1/agents/00000000000000a2").bodyAsJsonObject().getString("name"))
+          .isEqualTo("twin (00000000000000a2)");
+    }
+  }
+
+  @Test
   void secondStartAppliesNoChangeset() {
     try (TestServer first = TestServer.start(home)) {
       assertThat(first.running().database().appliedChangeSets()).isEqualTo(SchemaVersion.current());

@@ -141,11 +141,12 @@ class BadInputTest {
     armAgent = ok(post("/api/v1/agents/test", new JsonObject().put("name", "bad-input-arm").put("cpu_arch", "arm64")), 201)
         .getString("id");
 
-    queuedTest = submitTest(realAgent);
     // Tests that the fixtures move themselves belong to the real agent: a test agent's are simulated.
     completedTest = submitTest(realAgent);
+    ok(send(agentHttp, HttpMethod.POST, "/api/v1/agents/" + realAgent + "/heartbeat", null, new JsonObject()), 200);
     ok(post("/api/v1/quicktest/" + completedTest + "/status", new JsonObject().put("status", "running")), 200);
     ok(post("/api/v1/quicktest/" + completedTest + "/status", new JsonObject().put("status", "completed")), 200);
+    queuedTest = submitTest(realAgent);
     cancelledTest = submitTest(realAgent);
     simulatedTest = submitTest(testAgent);
     ok(post("/api/v1/quicktest/" + cancelledTest + "/cancel", null), 200);

@@ -49,7 +49,7 @@ class EventStreamTest {
     server = TestServer.start(dir, new TestServer.Options().insecure()
         .timings(Timings.defaults().withKeepalive(keepaliveMs)));
     http = client(server);
-    log = new EventLog(server.vertx().eventBus());
+    log = server.running().events();
     agentId = created(server.post("/api/v1/agents/register",
         new JsonObject().put("name", "sse-agent").put("hostname", "sse-host")), 201).getString("agent_id");
   }
@@ -152,14 +152,16 @@ class EventStreamTest {
     String test = newTest();
     SseTestClient live = SseTestClient.open(http, stream(test));
     live.waitFor("the queued status", () -> live.frames("status").size() == 1);
+    created(server.post("/api/v1/agents/" + agentId + "/heartbeat", new JsonObject().put("status", "idle")), 200);
     created(server.post("/api/v1/quicktest/" + test + "/status", new JsonObject().put("status", "running")), 200);
     created(server.post("/api/v1/quicktest/" + test + "/logs", new JsonObject().put("line", "working")), 200);
     created(server.post("/api/v1/quicktest/" + test + "/status", new JsonObject().put("status", "completed")), 200);
 
     assertThat(live.awaitEnd()).isEqualTo("end");
     List<SseTestClient.Frame> frames = live.frames();
-    assertThat(frames).extracting(SseTestClient.Frame::event).containsExactly("status", "status", "log", "status");
-    SseTestClient.Frame terminal = frames.get(3);
+    assertThat(frames).extracting(SseTestClient.Frame::event)
+        .containsExactly("status", "status", "status", "log", "status");
+    SseTestClient.Frame terminal = frames.get(4);
     assertThat(terminal.json().getString("status")).isEqualTo("completed");
 
     // the stream of a finished test replays its history and closes
@@ -171,7 +173,7 @@ class EventStreamTest {
     SseTestClient rest = SseTestClient.open(http, stream(test),
         new SseTestClient.Options().header("Last-Event-ID", Long.toString(frames.get(1).id())));
     assertThat(rest.awaitEnd()).isEqualTo("end");
-    assertThat(rest.frames()).isEqualTo(frames.subList(2, 4));
+    assertThat(rest.frames()).isEqualTo(frames.subList(2, 5));
 
     // a reconnect after the terminal status is told to stop (204), as EventSource understands
     SseTestClient after = SseTestClient.open(http, stream(test),

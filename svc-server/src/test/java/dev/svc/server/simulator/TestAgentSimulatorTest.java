@@ -3,7 +3,9 @@ package dev.svc.server.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.core.SvcVersion;
+import dev.svc.core.Timestamps;
 import dev.svc.core.metrics.MetricKeys;
+import dev.svc.engines.EngineCatalog;
 import dev.svc.server.TestServer;
 import dev.svc.server.Timings;
 import io.vertx.core.buffer.Buffer;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -201,6 +204,27 @@ class TestAgentSimulatorTest {
   }
 
   @Test
+  void aTestAgentRunsOneTestAtATimeAndTheOthersWaitQueued() throws Exception {
+    try (TestServer server = TestServer.start(home, fast());
+        RecordedEvents events = new RecordedEvents(server.vertx())) {
+      String agentId = testAgent(server);
+      String first = submit(server, agentId, "latency");
+      String second = submit(server, agentId, "latency");
+      String third = submit(server, agentId, "latency");
+      await(events.terminal(third), 60);
+      List<RecordedEvents.Arrival> statuses = new ArrayList<>();
+      for (String test : List.of(first, second, third)) {
+        statuses.addAll(events.of(test, "status"));
+      }
+      statuses.sort(java.util.Comparator.comparingLong(RecordedEvents.Arrival::nanos));
+      List<String> order = statuses.stream().filter(a -> !"queued".equals(a.data().getString("status")))
+          .map(a -> a.testId() + ":" + a.data().getString("status")).toList();
+      assertThat(order).containsExactly(first + ":running", first + ":completed", second + ":running",
+          second + ":completed", third + ":running", third + ":completed");
+    }
+  }
+
+  @Test
   void simulationResumesAfterRestart() throws Exception {
     // pauses long enough that the first server surely stops mid-run
     TestServer.Options options = new TestServer.Options().insecure()
@@ -226,11 +250,16 @@ class TestAgentSimulatorTest {
       assertThat(result.getBoolean(MetricKeys.SIMULATED)).isTrue();
       assertThat(result.getJsonArray(MetricKeys.RESULTS).getJsonObject(0).getString(MetricKeys.TEST_NAME))
           .isEqualTo("latency");
-      // the run started over on the new server (its opening line is there twice) and reported once
-      JsonArray lines = second.get("/api/v1/quicktest/" + testId + "/logs").bodyAsJsonObject().getJsonArray("lines");
-      assertThat(lines.stream().map(l -> ((JsonObject) l).getString("line")).filter(l -> l.startsWith("svc ")))
-          .hasSize(2);
-      assertThat(lines.size()).isGreaterThanOrEqualTo(3 + 10);
+      // the new server continued the run after its last stored line: the log is the one plan of this
+      // test, every line once, with the figures of the result it reported once
+      List<String> lines = second.get("/api/v1/quicktest/" + testId + "/logs").bodyAsJsonObject().getJsonArray("lines")
+          .stream().map(l -> ((JsonObject) l).getString("line")).toList();
+      JsonObject agent = second.get("/api/v1/agents/" + test.getString("agent_id")).bodyAsJsonObject();
+      int seed = Simulation.seedOf(testId);
+      SimulationPlan plan = SimulationPlan.create(test, agent, EngineCatalog.defaults().find("vllm").orElseThrow(), seed,
+          new SplittableRandom(seed), Timestamps.parse(test.getString("started_at")).orElseThrow());
+      assertThat(lines).containsExactlyElementsOf(plan.lines());
+      assertThat(lines.stream().filter(l -> l.startsWith("svc "))).hasSize(1);
       assertThat(second.get("/api/v1/results?engine=vllm").bodyAsJsonObject().getLong("total")).isEqualTo(1);
     }
   }

@@ -31,8 +31,9 @@ class EventLogTest {
           .bodyAsJsonObject().getString("agent_id");
       testId = server.post("/api/v1/quicktest", new JsonObject().put("agent_id", agentId)
           .put("model_path", "/models/llama").put("engine_name", "vllm")).bodyAsJsonObject().getString("id");
+      assertThat(server.post("/api/v1/agents/" + agentId + "/heartbeat", new JsonObject()).statusCode()).isEqualTo(200);
       assertThat(server.post("/api/v1/quicktest/" + testId + "/logs", new JsonObject().put("line", "hello"))
-          .bodyAsString()).isEqualTo("{\"ok\":true}");
+          .bodyAsJsonObject()).isEqualTo(new JsonObject().put("ok", true).put("stored", 1));
       assertThat(server.post("/api/v1/quicktest/" + testId + "/cancel", new JsonObject()).statusCode()).isEqualTo(200);
     }
     List<String> stored = new ArrayList<>();
@@ -48,7 +49,7 @@ class EventLogTest {
         }
       }
     }
-    assertThat(stored).containsExactly("status:queued", "log:hello", "status:failed");
+    assertThat(stored).containsExactly("status:queued", "status:dispatched", "log:hello", "status:failed");
     assertThat(published).extracting(e -> e.getString("source_id") + "/" + e.getString("type"))
         .contains(testId + "/status", testId + "/log");
     assertThat(published).extracting(e -> e.getLong("id")).isSorted();

@@ -47,14 +47,17 @@ class RunPagesTest {
     TestServer server = servers.start();
     String agent = registerAgent("gpu-box");
     List<String> ids = new ArrayList<>();
+    // an agent runs one test at a time: the running and the completed one have agents of their own
+    String runner = registerAgent("gpu-box-runs");
+    String finisher = registerAgent("gpu-box-done");
     for (int i = 0; i < 30; i++) {
-      ids.add(submit(agent, String.format("/models/m-%02d.safetensors", i), "vllm"));
+      ids.add(submit(i == 3 ? runner : i == 4 ? finisher : agent, String.format("/models/m-%02d.safetensors", i), "vllm"));
     }
     String running = ids.get(3);
     String completed = ids.get(4);
     String failed = ids.get(5);
-    status(running, "running");
-    status(completed, "running");
+    start(runner, running);
+    start(finisher, completed);
     status(completed, "completed");
     assertThat(server.post("/api/v1/quicktest/" + failed + "/cancel", new JsonObject()).statusCode()).isEqualTo(200);
 
@@ -180,7 +183,7 @@ class RunPagesTest {
     servers.start();
     String agent = registerAgent("gpu-box");
     String id = submit(agent, "/models/llama-3-8b-instruct", "vllm");
-    status(id, "running");
+    start(agent, id);
     logs(id, 1, "line 1", "line 2", "line <3> & \"quoted\"");
 
     String html = page("/quicktest/" + id);
@@ -314,7 +317,7 @@ class RunPagesTest {
     try (EventWaiter events = EventWaiter.source(server.vertx(), id)) {
       assertThat(server.post("/api/v1/campaigns/" + id + "/launch", new JsonObject()).statusCode()).isEqualTo(202);
       testId = firstRowOf(id);
-      status(testId, "running");
+      start(agent, testId);
       logs(testId, 1, "one", "two");
       events.next(e -> "log".equals(e.getString("type")) && "[1/1] two".equals(e.getJsonObject("data").getString("line")),
           WAIT);
@@ -359,11 +362,12 @@ class RunPagesTest {
         .put("model_id", "<script>alert('id')</script>").put("path", "/models/\"><img src=x onerror=alert(1)>.gguf"))
         .encode());
     servers.start(new TestServer.Options().env("SVC_MODEL_DIR", models.toString()));
-    String agent = createTestAgent("<script>alert('agent')</script>", "x86_64");
+    // a real agent: its test moves only when the test says so (a test agent's simulation may end first)
+    String agent = registerAgent("<script>alert('agent')</script>");
     String hostilePath = "/models/<img src=x onerror=alert(2)>/\"quoted\"";
     String id = submit(agent, hostilePath, "vllm");
     String campaign = createCampaign("<b onmouseover=alert(3)>c</b>", agent, hostilePath).getString("id");
-    status(id, "running");
+    start(agent, id);
     logs(id, 1, "<script>alert('log')</script>");
 
     for (String path : List.of("/quicktest", "/quicktest/new", "/quicktest/" + id, "/campaigns", "/campaigns/new",
@@ -438,6 +442,13 @@ class RunPagesTest {
         new JsonObject().put("agent_id", agentId).put("model_path", modelPath).put("engine_name", engine));
     assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(202);
     return response.bodyAsJsonObject().getString("id");
+  }
+
+  /** The agent's heartbeat takes its oldest queued test, which must be this one, and reports it running. */
+  private void start(String agentId, String testId) {
+    HttpResponse<Buffer> beat = servers.server().post("/api/v1/agents/" + agentId + "/heartbeat", new JsonObject());
+    assertThat(beat.bodyAsJsonObject().getJsonArray("commands").getJsonObject(0).getString("test_id")).isEqualTo(testId);
+    status(testId, "running");
   }
 
   private void status(String testId, String status) {
