@@ -140,12 +140,15 @@ class RetentionTest {
   void theNewestEventStaysSoIdsKeepGrowing() {
     TestServer server = servers.start();
     agent(server);
-    EventLog log = new EventLog(server.vertx().eventBus());
-    for (int i = 0; i < 2 * HousekeepingVerticle.BATCH + 10; i++) { // more than two batches
-      log.append("s-" + (i % 7), "log", new JsonObject().put("line", "x")).await();
+    List<Tuple> year = new ArrayList<>();
+    for (int i = 0; i < 2 * HousekeepingVerticle.BATCH + 10; i++) { // more than two batches, a year old
+      year.add(Tuple.of("s-" + (i % 7), "log", "{\"line\":\"x\"}", daysAgo(365)));
     }
+    pool(server).preparedQuery("INSERT INTO events (source_id, type, data, created_at) VALUES (?, ?, ?, ?)")
+        .executeBatch(year).await();
     long newest = ids(server, "SELECT MAX(id) FROM events").get(0);
     sql(server, "UPDATE events SET created_at = ?", daysAgo(365));
+    EventLog log = new EventLog(server.vertx().eventBus());
 
     JsonObject counts = run(server);
 
