@@ -98,6 +98,13 @@
         opts.onResult(data);
       }
     });
+    // The server's log is not the one this page showed (another database, or the log was reset): its
+    // ids mean nothing here, so show the server's page as it is now.
+    stream.addEventListener('reset', function () {
+      ended = true;
+      stream.close();
+      window.location.reload();
+    });
     stream.addEventListener('open', function () {
       if (!ended) {
         say('Live: new lines appear as they arrive.');

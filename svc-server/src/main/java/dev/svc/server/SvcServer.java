@@ -4,6 +4,7 @@ import dev.svc.core.home.SvcHome;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.server.db.SqlDatabase;
+import dev.svc.server.housekeeping.HousekeepingVerticle;
 import dev.svc.server.http.ApiContext;
 import dev.svc.server.http.ApiRouter;
 import dev.svc.server.http.Guard;
@@ -25,6 +26,7 @@ import dev.svc.server.results.ResultRecorder;
 import dev.svc.server.store.EventStore;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.ResultStore;
+import dev.svc.server.store.RetentionStore;
 import dev.svc.server.store.SettingsStore;
 import dev.svc.server.tls.ServerTls;
 import dev.svc.server.web.DashboardRoutes;
@@ -108,6 +110,7 @@ public final class SvcServer {
                 api.events(), api.transitions(), config.timings())))
             .compose(v -> vertx.deployVerticle(new TestAgentSimulator(api)))
             .compose(v -> vertx.deployVerticle(new CampaignExecutor(api)))
+            .compose(v -> vertx.deployVerticle(new HousekeepingVerticle(new RetentionStore(db.pool()), results, settings)))
             .compose(v -> listen(vertx, routes, options(config, tls)))
             .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db,
                 events, ApiRouter.describe(routes.get())));

@@ -246,15 +246,28 @@ public final class HeartbeatDispatcher extends VerticleBase {
     return new Event(id, EventType.AGENT_STATUS, data);
   }
 
-  /** Whether a heartbeat reports anything other than what is stored (status, task or any metric). */
+  /**
+   * Whether a heartbeat is an event (an {@code agent_status}): its status or current task changed, a
+   * metric appeared or disappeared, or a metric moved by at least its step: GPU utilisation by 25
+   * points, GPU memory or free storage by 1 GB (a model loaded or freed, a test started or ended).
+   * Uptime is never an event, nor is the drift of the metrics below their step: the agent's row always
+   * has the latest values, and the event log would otherwise grow by one row per heartbeat.
+   */
   static boolean changed(JsonObject agent, JsonObject metrics) {
+    java.util.Map<String, Double> steps = java.util.Map.of("gpu_utilization_pct", 25.0, "gpu_memory_used_gb", 1.0,
+        "storage_gb_free", 1.0, "uptime_s", Double.POSITIVE_INFINITY);
     for (String key : metrics.fieldNames()) {
       Object reported = metrics.getValue(key);
       Object stored = agent.getValue(key);
-      boolean same = reported instanceof Number && stored instanceof Number
-          ? ((Number) reported).doubleValue() == ((Number) stored).doubleValue()
-          : java.util.Objects.equals(reported == null || "".equals(reported) ? null : reported,
-              stored == null || "".equals(stored) ? null : stored);
+      reported = "".equals(reported) ? null : reported;
+      stored = "".equals(stored) ? null : stored;
+      boolean same;
+      if (reported instanceof Number r && stored instanceof Number s) {
+        double moved = Math.abs(r.doubleValue() - s.doubleValue());
+        same = steps.containsKey(key) ? moved < steps.get(key) : moved == 0;
+      } else {
+        same = "uptime_s".equals(key) || java.util.Objects.equals(reported, stored);
+      }
       if (!same) {
         return true;
       }

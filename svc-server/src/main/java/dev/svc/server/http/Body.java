@@ -1,15 +1,18 @@
 package dev.svc.server.http;
 
+import dev.svc.server.json.BoundedJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A JSON request body with typed accessors that fail with the protocol's 400 sentences. */
+/**
+ * A JSON request body with typed accessors that fail with the protocol's 400 sentences. Every body
+ * of the API is decoded here, so nesting is bounded ({@link BoundedJson#MAX_DEPTH}) for all of them.
+ */
 public final class Body {
 
   private final JsonObject json;
@@ -37,7 +40,9 @@ public final class Body {
     }
     Object value;
     try {
-      value = Json.decodeValue(buffer);
+      value = BoundedJson.decode(buffer);
+    } catch (BoundedJson.TooDeepException e) {
+      throw ApiError.badRequest("Invalid JSON body: nested deeper than " + BoundedJson.MAX_DEPTH + " levels");
     } catch (DecodeException | IllegalStateException e) {
       throw ApiError.badRequest("Invalid JSON body");
     }

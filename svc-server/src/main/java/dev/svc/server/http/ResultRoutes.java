@@ -1,6 +1,8 @@
 package dev.svc.server.http;
 
 import dev.svc.core.Timestamps;
+import dev.svc.server.store.Flags;
+import dev.svc.server.store.StoredJson;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -14,7 +16,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-/** Results: list with filters, detail, delete, compare. */
+/**
+ * Results: list with filters (summaries: {@link #listItem}), detail (the whole document), delete, compare
+ * (summaries and the table of common metrics). Whole documents are read one at a time.
+ */
 final class ResultRoutes {
 
   static final int MAX_COMPARE = 20;
@@ -41,7 +46,7 @@ final class ResultRoutes {
         ctx.request().getParam("suite_name"), ctx.request().getParam("agent_id"), since, until,
         page.perPage(), page.offset()).map(p -> {
           JsonArray items = new JsonArray();
-          p.items().forEach(row -> items.add(Views.result(row)));
+          p.items().forEach(row -> items.add(listItem(row)));
           Replies.ok(ctx, page.envelope(items, p.total()));
           return null;
         });
@@ -62,10 +67,12 @@ final class ResultRoutes {
 
   private Future<?> get(RoutingContext ctx) {
     api.guard().global(ctx);
-    return requireResult(ctx.pathParam("id")).map(row -> {
-      Replies.ok(ctx, Views.result(row));
-      return null;
-    });
+    // a document can be many megabytes: parsed on a worker
+    return requireResult(ctx.pathParam("id")).compose(row -> api.vertx().executeBlocking(() -> Views.result(row), false))
+        .map(result -> {
+          Replies.ok(ctx, result);
+          return null;
+        });
   }
 
   private Future<?> delete(RoutingContext ctx) {
@@ -90,30 +97,69 @@ final class ResultRoutes {
       throw ApiError.badRequest("At most " + MAX_COMPARE + " results can be compared");
     }
     List<String> unique = new ArrayList<>(new LinkedHashSet<>(ids));
-    return api.results().byIds(unique).map(rows -> {
+    return api.results().summaries(unique).compose(rows -> {
       Map<String, JsonObject> byId = new TreeMap<>();
-      rows.forEach(r -> byId.put(r.getString("id"), Views.result(r)));
+      rows.forEach(r -> byId.put(r.getString("id"), listItem(r)));
       for (String id : unique) {
         if (!byId.containsKey(id)) {
           throw ApiError.notFound("Result '" + id + "' not found");
         }
       }
-      JsonArray items = new JsonArray();
-      List<Map<String, Double>> flat = new ArrayList<>();
-      for (String id : unique) {
-        items.add(byId.get(id));
-        flat.add(MetricFlattener.flatten(byId.get(id)));
-      }
-      Set<String> common = new java.util.TreeSet<>(flat.get(0).keySet());
-      flat.forEach(m -> common.retainAll(m.keySet()));
-      JsonObject table = new JsonObject();
-      for (String metric : common) {
-        JsonArray values = new JsonArray();
-        flat.forEach(m -> values.add(m.get(metric)));
-        table.put(metric, values);
-      }
-      Replies.ok(ctx, new JsonObject().put("ids", new JsonArray(unique)).put("items", items).put("metrics", table));
-      return null;
+      return flattenEach(unique, 0, new ArrayList<>()).map(flat -> {
+        JsonArray items = new JsonArray();
+        unique.forEach(id -> items.add(byId.get(id)));
+        Set<String> common = new java.util.TreeSet<>(flat.get(0).keySet());
+        flat.forEach(m -> common.retainAll(m.keySet()));
+        JsonObject table = new JsonObject();
+        for (String metric : common) {
+          JsonArray values = new JsonArray();
+          flat.forEach(m -> values.add(m.get(metric)));
+          table.put(metric, values);
+        }
+        Replies.ok(ctx, new JsonObject().put("ids", new JsonArray(unique)).put("items", items).put("metrics", table));
+        return null;
+      });
     });
+  }
+
+  /** The flattened metrics of each result, reading one whole document at a time and parsing it on a worker. */
+  private Future<List<Map<String, Double>>> flattenEach(List<String> ids, int next, List<Map<String, Double>> out) {
+    if (next == ids.size()) {
+      return Future.succeededFuture(out);
+    }
+    return api.results().byId(ids.get(next))
+        .compose(row -> api.vertx().executeBlocking(() -> {
+          JsonObject data = row.map(r -> StoredJson.object(r.getString("data"))).orElse(null);
+          return MetricFlattener.flatten(data == null ? new JsonObject() : data);
+        }, false))
+        .compose(flat -> {
+          out.add(flat);
+          return flattenEach(ids, next + 1, out);
+        });
+  }
+
+  /**
+   * A result as lists show it: its ids, the indexed fields and the stored {@link dev.svc.server.results.ResultSummary}
+   * (headline metrics per benchmark, in the shape of a metrics.json); never the whole document.
+   */
+  static JsonObject listItem(JsonObject row) {
+    JsonObject out = new JsonObject().put("id", row.getString("id"));
+    for (String key : List.of("test_id", "agent_id", "source_path")) {
+      if (row.getString(key) != null) {
+        out.put(key, row.getString(key));
+      }
+    }
+    out.put("indexed_at", row.getString("created_at"))
+        .put("model", row.getString("model"))
+        .put("engine", row.getString("engine"))
+        .put("suite_name", row.getString("suite_name"))
+        .put("timestamp", row.getString("timestamp"))
+        .put("passed", Flags.isTrue(row.getValue("passed")));
+    JsonObject summary = StoredJson.object(row.getString("summary"));
+    if (summary == null) { // stored before summaries; the housekeeping verticle fills it in shortly
+      return out.put("readable", true).put("results", new JsonArray());
+    }
+    out.put("readable", !Boolean.FALSE.equals(summary.remove("readable")));
+    return out.mergeIn(summary);
   }
 }

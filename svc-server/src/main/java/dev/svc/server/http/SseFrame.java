@@ -19,6 +19,16 @@ final class SseFrame {
         + "\ndata: " + data.encode() + "\n\n");
   }
 
+  /**
+   * {@code event: reset}, without an id: the client's Last-Event-ID ({@code asked}) is newer than any
+   * stored event, so it came from another database or the log was reset; the stream then replays
+   * from the start ({@code from_start}) or goes live ({@code live}). A page should reload.
+   */
+  static Buffer reset(long asked, long newest, String then) {
+    JsonObject data = new JsonObject().put("last_event_id", asked).put("newest_event_id", newest).put("then", then);
+    return Buffer.buffer("event: reset\ndata: " + data.encode() + "\n\n");
+  }
+
   static Buffer comment(String text) {
     return Buffer.buffer(": " + text + "\n\n");
   }

@@ -34,6 +34,11 @@ record SseScope(String address, String sourceId) {
 
   static boolean isTerminalStatus(JsonObject event) {
     return EventType.STATUS.equals(event.getString("type"))
-        && TERMINAL.contains(event.getJsonObject("data", new JsonObject()).getString("status"));
+        && isTerminal(event.getJsonObject("data", new JsonObject()).getString("status"));
+  }
+
+  /** Whether a test's or campaign's status is final. */
+  static boolean isTerminal(String status) {
+    return TERMINAL.contains(status);
   }
 }

@@ -4,6 +4,7 @@ import dev.svc.server.store.EventStore;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
@@ -43,6 +44,10 @@ final class SseSession {
   private long keepaliveTimer = -1;
   private long stallTimer = -1;
   private boolean closed;
+  /** Written right after the stream opens, before any event (a reset notice). */
+  private Buffer preamble;
+  /** A finished source: end once the stored events are sent, instead of going live. */
+  private boolean endAfterReplay;
 
   SseSession(Vertx vertx, HttpServerResponse response, EventStore store, SseScope scope, long keepaliveMs) {
     this.vertx = vertx;
@@ -50,6 +55,18 @@ final class SseSession {
     this.store = store;
     this.scope = scope;
     this.keepaliveMs = keepaliveMs;
+  }
+
+  /** A frame to send first, once the stream is open. */
+  SseSession startWith(Buffer frame) {
+    this.preamble = frame;
+    return this;
+  }
+
+  /** End the stream after the replay (the source is finished; nothing more will be published on it). */
+  SseSession endAfterReplay() {
+    this.endAfterReplay = true;
+    return this;
   }
 
   /**
@@ -83,6 +100,9 @@ final class SseSession {
         .putHeader("X-Accel-Buffering", "no")
         .putHeader("Content-Encoding", "identity"); // no compression: it would hold frames back
     response.write(SseFrame.CONNECTED);
+    if (preamble != null) {
+      response.write(preamble);
+    }
     keepaliveTimer = vertx.setPeriodic(keepaliveMs, id -> keepalive());
   }
 
@@ -101,6 +121,10 @@ final class SseSession {
     }
     if (held.isEmpty()) {
       held = null;
+      if (endAfterReplay && !closed) {
+        release();
+        response.end();
+      }
       return done();
     }
     List<JsonObject> batch = held;

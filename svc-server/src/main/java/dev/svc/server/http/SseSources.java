@@ -2,11 +2,10 @@ package dev.svc.server.http;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** What a per-source stream checks before it opens: that the source exists, and whether it has ended already. */
+/** What a per-source stream checks before it opens: that the source exists, and whether it has finished. */
 final class SseSources {
 
   private final ApiContext api;
@@ -15,37 +14,33 @@ final class SseSources {
     this.api = api;
   }
 
-  /** Succeeds when the id is a test, a campaign, an agent (deleted ones too) or has stored events; else 404. */
-  Future<Void> require(String id) {
-    return found(id, api.tests()::byId)
-        .compose(hit -> hit ? Future.succeededFuture(true) : found(id, api.campaigns()::byId))
-        .compose(hit -> hit ? Future.succeededFuture(true) : found(id, api.agents()::byIdIncludingDeleted))
-        .compose(hit -> hit ? Future.succeededFuture(true)
-            : api.eventStore().afterForSource(id, 0, 1).map(events -> !events.isEmpty()))
-        .map(hit -> {
-          if (!hit) {
+  /**
+   * Whether the source has finished (a test or campaign in a terminal status: nothing more is logged on
+   * it); false for a running one and for an agent. Fails with 404 for anything else: an unknown id, a
+   * deleted campaign (its events went with it), a deleted agent (as its API resource).
+   */
+  Future<Boolean> requireFinished(String id) {
+    return api.tests().byId(id).compose(test -> {
+      if (test.isPresent()) {
+        return Future.succeededFuture(SseScope.isTerminal(test.get().getString("status")));
+      }
+      return api.campaigns().byId(id).compose(campaign -> {
+        if (campaign.isPresent()) {
+          return Future.succeededFuture(SseScope.isTerminal(campaign.get().getString("status")));
+        }
+        return found(id, api.agents()::byId).map(agent -> {
+          if (!agent) {
             throw ApiError.notFound("Unknown event source '" + id + "'");
           }
-          return null;
+          return false;
         });
+      });
+    });
   }
 
-  /**
-   * Whether a client resuming after {@code lastEventId} already has the source's last event and it is a
-   * terminal status: the stream would have nothing to send, so it answers 204 and EventSource stops reconnecting.
-   */
-  Future<Boolean> endedAt(String id, long lastEventId) {
-    if (lastEventId == 0) {
-      return Future.succeededFuture(false);
-    }
-    return api.eventStore().afterForSource(id, lastEventId - 1, 2)
-        .map(events -> isOnlyTerminal(events, lastEventId));
-  }
-
-  /** The events from {@code lastEventId} on are exactly that one event, and it is a terminal status. */
-  private static boolean isOnlyTerminal(List<JsonObject> events, long lastEventId) {
-    return events.size() == 1 && events.get(0).getLong("id") == lastEventId
-        && SseScope.isTerminalStatus(events.get(0));
+  /** Whether the source has stored events after this id. */
+  Future<Boolean> hasEventsAfter(String id, long lastEventId) {
+    return api.eventStore().afterForSource(id, lastEventId, 1).map(events -> !events.isEmpty());
   }
 
   private static Future<Boolean> found(String id, Function<String, Future<Optional<JsonObject>>> lookup) {

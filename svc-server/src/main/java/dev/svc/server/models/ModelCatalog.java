@@ -3,11 +3,11 @@ package dev.svc.server.models;
 import dev.svc.core.home.SvcHome;
 import dev.svc.engines.ModelFormat;
 import dev.svc.engines.ModelFormats;
+import dev.svc.server.json.BoundedJson;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
@@ -108,7 +108,9 @@ public final class ModelCatalog {
   static Listing parse(Buffer content, Path baseDir, String source, String origin) {
     Object root;
     try {
-      root = Json.decodeValue(content == null ? Buffer.buffer() : content);
+      root = BoundedJson.decode(content == null ? Buffer.buffer() : content); // a deep manifest would overflow its readers
+    } catch (BoundedJson.TooDeepException e) {
+      return new Listing(List.of(), List.of(origin + " is nested deeper than " + BoundedJson.MAX_DEPTH + " levels"));
     } catch (DecodeException e) {
       return new Listing(List.of(), List.of(origin + " is not valid JSON"));
     }

@@ -1,7 +1,7 @@
 package dev.svc.server.results;
 
+import dev.svc.server.json.BoundedJson;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,12 +53,14 @@ public final class ResultsScanner {
 
   private static Optional<ScannedResult> read(Path file, List<String> problems) {
     try {
-      Object parsed = Json.decodeValue(Files.readString(file));
+      Object parsed = BoundedJson.decode(Files.readAllBytes(file));
       if (parsed instanceof JsonObject data) {
         Instant mtime = Files.getLastModifiedTime(file).toInstant();
         return Optional.of(ScannedResult.fromJson(file, data, mtime));
       }
       problems.add(file + ": is not a JSON object.");
+    } catch (BoundedJson.TooDeepException e) {
+      problems.add(file + ": is nested deeper than " + BoundedJson.MAX_DEPTH + " levels.");
     } catch (DecodeException e) {
       problems.add(file + ": is not valid JSON.");
     } catch (IOException e) {

@@ -12,14 +12,40 @@ import java.util.Map;
 /**
  * The global settings of the mission's Settings page: a value saved in the database wins over the
  * environment (or the command-line flag), which wins over the default. Clearing reverts.
- * Every read goes to the store, so a change takes effect immediately.
+ * Every read goes to the store, so a change takes effect immediately. The retention settings say
+ * how long the housekeeping keeps events, finished runs' log lines and acknowledged commands.
  */
 public final class GlobalSettings {
 
   public static final String MODEL_DIR = "model_dir";
   public static final String CATALOG_URL = "catalog_url";
   public static final String RESULTS_DIR = "results_dir";
-  public static final List<String> KEYS = List.of(MODEL_DIR, CATALOG_URL, RESULTS_DIR);
+  /** Days the event log keeps an event (SSE replays reach back this far); 0 keeps every event. */
+  public static final String EVENTS_RETENTION_DAYS = "events_retention_days";
+  /** Days the log lines of a finished quick test or campaign are kept after it finished; 0 keeps them. */
+  public static final String LOGS_RETENTION_DAYS = "logs_retention_days";
+  /** Days an agent command is kept after the agent acknowledged it; 0 keeps them. */
+  public static final String COMMANDS_RETENTION_DAYS = "commands_retention_days";
+  public static final List<String> KEYS = List.of(MODEL_DIR, CATALOG_URL, RESULTS_DIR, EVENTS_RETENTION_DAYS,
+      LOGS_RETENTION_DAYS, COMMANDS_RETENTION_DAYS);
+
+  /** The retention settings: their environment variables and defaults. */
+  private static final Map<String, String> RETENTION_ENV = Map.of(EVENTS_RETENTION_DAYS, "SVC_EVENTS_RETENTION_DAYS",
+      LOGS_RETENTION_DAYS, "SVC_LOGS_RETENTION_DAYS", COMMANDS_RETENTION_DAYS, "SVC_COMMANDS_RETENTION_DAYS");
+  private static final Map<String, Integer> RETENTION_DEFAULT = Map.of(EVENTS_RETENTION_DAYS, 30,
+      LOGS_RETENTION_DAYS, 90, COMMANDS_RETENTION_DAYS, 7);
+  /** A retention in days is a whole number from 0 (keep for ever) to 100 years. */
+  static final int MAX_RETENTION_DAYS = 36_500;
+
+  /**
+   * How long the housekeeping keeps what the server logs, in days; 0 keeps for ever.
+   *
+   * @param eventsDays events (the SSE log)
+   * @param logsDays log lines of finished quick tests and campaigns, from when they finished
+   * @param commandsDays acknowledged commands, from their acknowledgement
+   */
+  public record Retention(int eventsDays, int logsDays, int commandsDays) {
+  }
 
   /** Where an effective value came from. */
   public enum Source { DATABASE, ENVIRONMENT, FLAG, DEFAULT, UNSET }
@@ -55,8 +81,36 @@ public final class GlobalSettings {
       out.put(MODEL_DIR, pick(stored.get(MODEL_DIR), environment.get("SVC_MODEL_DIR"), Source.ENVIRONMENT, defaultModelDir));
       out.put(CATALOG_URL, pick(stored.get(CATALOG_URL), environment.get("CATALOG_URL"), Source.ENVIRONMENT, null));
       out.put(RESULTS_DIR, pick(stored.get(RESULTS_DIR), resultsDirFlag, Source.FLAG, null));
+      for (String key : List.of(EVENTS_RETENTION_DAYS, LOGS_RETENTION_DAYS, COMMANDS_RETENTION_DAYS)) {
+        String env = environment.get(RETENTION_ENV.get(key));
+        out.put(key, pick(stored.get(key), env == null ? null : days(key, env.trim(), false), Source.ENVIRONMENT,
+            String.valueOf(RETENTION_DEFAULT.get(key))));
+      }
       return out;
     });
+  }
+
+  /** The effective retention (a value that is not a valid number of days counts as its default). */
+  public Future<Retention> retention() {
+    return effective().map(all -> new Retention(daysOf(all, EVENTS_RETENTION_DAYS), daysOf(all, LOGS_RETENTION_DAYS),
+        daysOf(all, COMMANDS_RETENTION_DAYS)));
+  }
+
+  private static int daysOf(Map<String, Value> all, String key) {
+    String value = days(key, all.get(key).value(), false);
+    return value == null ? RETENTION_DEFAULT.get(key) : Integer.parseInt(value);
+  }
+
+  /** A number of days in canonical form, or (lenient) null when it is not one; strict: 400. */
+  private static String days(String key, String value, boolean strict) {
+    if (value != null && value.matches("\\d{1,6}") && Integer.parseInt(value) <= MAX_RETENTION_DAYS) {
+      return String.valueOf(Integer.parseInt(value));
+    }
+    if (strict) {
+      throw ApiError.badRequest("Setting '" + key + "' must be a whole number of days from 0 (keep for ever) to "
+          + MAX_RETENTION_DAYS);
+    }
+    return null;
   }
 
   public Future<String> get(String key) {
@@ -69,6 +123,8 @@ public final class GlobalSettings {
       json.put(MODEL_DIR, all.get(MODEL_DIR).toJson("SVC_MODEL_DIR"));
       json.put(CATALOG_URL, all.get(CATALOG_URL).toJson("CATALOG_URL"));
       json.put(RESULTS_DIR, all.get(RESULTS_DIR).toJson("--results-dir"));
+      RETENTION_ENV.keySet().stream().sorted(java.util.Comparator.comparingInt(KEYS::indexOf))
+          .forEach(key -> json.put(key, all.get(key).toJson(RETENTION_ENV.get(key))));
       return json;
     });
   }
@@ -81,6 +137,10 @@ public final class GlobalSettings {
         throw ApiError.badRequest("Unknown setting '" + key + "'; known settings: " + String.join(", ", KEYS));
       }
       Object raw = body.getValue(key);
+      if (RETENTION_ENV.containsKey(key) && raw instanceof Number n) {
+        raw = n.doubleValue() == Math.rint(n.doubleValue()) && n.doubleValue() >= 0 ? String.valueOf(n.longValue())
+            : "-"; // refused by the check below
+      }
       if (raw != null && !(raw instanceof String)) {
         throw ApiError.badRequest("Setting '" + key + "' must be a string or null");
       }
@@ -91,6 +151,9 @@ public final class GlobalSettings {
   }
 
   private static String validate(String key, String value) {
+    if (RETENTION_ENV.containsKey(key)) {
+      return days(key, value, true);
+    }
     if (value.indexOf('\0') >= 0 || value.length() > 4096) {
       throw ApiError.badRequest("Setting '" + key + "' is not a valid value");
     }

@@ -20,6 +20,8 @@ public final class CampaignStore {
   private static final String MOVE = "UPDATE campaigns SET status = ?, started_at = COALESCE(?, started_at),"
       + " completed_at = ? WHERE id = ? AND status = ?";
   private static final String DELETE_LOGS = "DELETE FROM campaign_logs WHERE campaign_id = ?";
+  /** A deleted campaign's events go with it: no stream replays its log any more. */
+  private static final String DELETE_EVENTS = "DELETE FROM events WHERE source_id = ?";
   private static final String DELETE = "DELETE FROM campaigns WHERE id = ? AND status <> 'running'";
   private static final String LOGS = "SELECT id, created_at, line FROM campaign_logs WHERE campaign_id = ? AND id > ?"
       + " ORDER BY id LIMIT ?";
@@ -62,10 +64,12 @@ public final class CampaignStore {
         .addValue(id).addValue(from.wireName())).map(n -> n == 1);
   }
 
+  /** Deletes a campaign that is not running, with its log lines and its events, in one transaction. */
   public Future<Boolean> delete(String id) {
     return pool.withTransaction(conn -> Sql.update(conn, DELETE, Tuple.of(id)).compose(n -> n == 0
         ? Future.succeededFuture(false)
-        : Sql.update(conn, DELETE_LOGS, Tuple.of(id)).map(x -> true)));
+        : Sql.update(conn, DELETE_LOGS, Tuple.of(id)).compose(x -> Sql.update(conn, DELETE_EVENTS, Tuple.of(id)))
+            .map(x -> true)));
   }
 
   /** Campaigns in a status, oldest first (the executor resumes running ones after a restart). */

@@ -50,7 +50,10 @@ public final class EventStore {
   }
 
   private static List<JsonObject> decode(List<JsonObject> rows) {
-    rows.forEach(r -> r.put("data", new JsonObject(r.getString("data"))));
+    rows.forEach(r -> {
+      JsonObject data = StoredJson.object(r.getString("data"));
+      r.put("data", data == null ? new JsonObject() : data);
+    });
     return rows;
   }
 }

@@ -1,30 +1,49 @@
 package dev.svc.server.store;
 
 import dev.svc.core.Timestamps;
+import dev.svc.server.json.BoundedJson;
+import dev.svc.server.results.ResultSummary;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Indexed results: the whole metrics.json plus the columns that lists filter on. */
+/**
+ * Indexed results: the whole metrics.json ({@code data}), its {@link ResultSummary} ({@code summary})
+ * and the columns that lists filter on. Lists read the summary, never {@code data}: one document can
+ * be many megabytes.
+ */
 public final class ResultStore {
 
-  private static final String COLUMNS = "id, model, engine, suite_name, timestamp, passed, data, source_path, test_id,"
-      + " agent_id, command_id, created_at";
-  private static final String INSERT = "INSERT INTO results (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
+  /** What a list item needs: everything but the whole document. */
+  private static final String LIST_COLUMNS = "id, model, engine, suite_name, timestamp, passed, summary, source_path,"
+      + " test_id, agent_id, command_id, created_at";
+  private static final String COLUMNS = LIST_COLUMNS + ", data";
+  private static final String INSERT = "INSERT INTO results (id, model, engine, suite_name, timestamp, passed, data,"
+      + " summary, source_path, test_id, agent_id, command_id, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
   private static final String INSERT_SCANNED = INSERT + " ON CONFLICT (source_path) DO NOTHING";
   private static final String LIVE = " deleted_at IS NULL";
   private static final String BY_ID = "SELECT " + COLUMNS + " FROM results WHERE id = ? AND" + LIVE;
-  private static final String BY_AGENT_COMMAND = "SELECT " + COLUMNS + " FROM results WHERE agent_id = ?"
+  private static final String BY_AGENT_COMMAND = "SELECT " + LIST_COLUMNS + " FROM results WHERE agent_id = ?"
       + " AND command_id = ? AND" + LIVE;
+  private static final String TEST_OF = "SELECT test_id FROM results WHERE id = ? AND" + LIVE;
   private static final String DELETE = "DELETE FROM results WHERE id = ? AND source_path IS NULL AND" + LIVE;
   /** A result indexed from a file stays as a tombstone, so the next scan does not bring it back. */
-  private static final String TOMBSTONE = "UPDATE results SET deleted_at = ?, data = NULL WHERE id = ?"
+  private static final String TOMBSTONE = "UPDATE results SET deleted_at = ?, data = NULL, summary = NULL WHERE id = ?"
       + " AND source_path IS NOT NULL AND" + LIVE;
   private static final String UNLINK_TEST = "UPDATE quick_tests SET result_id = NULL WHERE result_id = ?";
+  /** The {@code result} events that announced a result, so a deleted one is not announced again by a replay. */
+  private static final String RESULT_EVENTS = "SELECT id, data FROM events WHERE source_id = ? AND type = 'result'";
+  private static final String DELETE_EVENT = "DELETE FROM events WHERE id = ?";
+  private static final String WITHOUT_SUMMARY = "SELECT id FROM results WHERE summary IS NULL AND" + LIVE
+      + " ORDER BY id LIMIT ?";
+  private static final String DATA_OF = "SELECT data FROM results WHERE id = ?";
+  private static final String SET_SUMMARY = "UPDATE results SET summary = ? WHERE id = ? AND summary IS NULL";
 
   private final Pool pool;
 
@@ -38,30 +57,37 @@ public final class ResultStore {
   }
 
   public Future<Void> insert(SqlClient client, NewResult r) {
-    return Sql.update(client, INSERT, tuple(r)).mapEmpty();
+    return tuple(r).compose(t -> Sql.update(client, INSERT, t)).mapEmpty();
   }
 
   /** Inserts a result found on disk unless that file is already indexed; true when it was new. */
   public Future<Boolean> insertScanned(NewResult r) {
-    return Sql.update(pool, INSERT_SCANNED, tuple(r)).map(n -> n > 0);
+    return tuple(r).compose(t -> Sql.update(pool, INSERT_SCANNED, t)).map(n -> n > 0);
   }
 
-  private static Tuple tuple(NewResult r) {
-    return Tuple.tuple().addValue(r.id()).addValue(r.model()).addValue(r.engine()).addValue(r.suiteName())
-        .addValue(r.timestamp()).addValue(Sql.flag(r.passed())).addValue(r.data().encode())
-        .addValue(r.sourcePath()).addValue(r.testId()).addValue(r.agentId()).addValue(r.commandId())
-        .addValue(Timestamps.now());
+  private static Future<Tuple> tuple(NewResult r) {
+    // What comes in was decoded by BoundedJson; this keeps a document built in code from storing what no reader takes.
+    if (!BoundedJson.withinLimit(r.data())) {
+      return Future.failedFuture(new IllegalArgumentException("Result " + r.id() + " is nested deeper than "
+          + BoundedJson.MAX_DEPTH + " levels"));
+    }
+    return Future.succeededFuture(Tuple.tuple().addValue(r.id()).addValue(r.model()).addValue(r.engine())
+        .addValue(r.suiteName()).addValue(r.timestamp()).addValue(Sql.flag(r.passed())).addValue(r.data().encode())
+        .addValue(ResultSummary.of(r.data()).encode()).addValue(r.sourcePath()).addValue(r.testId())
+        .addValue(r.agentId()).addValue(r.commandId()).addValue(Timestamps.now()));
   }
 
+  /** One result with its whole document ({@code data}). */
   public Future<Optional<JsonObject>> byId(String id) {
     return Sql.row(pool, BY_ID, Tuple.of(id));
   }
 
-  /** The result an agent reported for one of its commands (results are unique per agent and command). */
+  /** The result an agent reported for one of its commands, without its document (results are unique per agent and command). */
   public Future<Optional<JsonObject>> byAgentCommand(SqlClient client, String agentId, String commandId) {
     return Sql.row(client, BY_AGENT_COMMAND, Tuple.of(agentId, commandId));
   }
 
+  /** A page of results, newest first, as summaries: the rows have {@code summary} and no {@code data}. */
   public Future<Page> list(String model, String engine, String suite, String agentId, String since, String until,
       int limit, int offset) {
     Filters f = new Filters()
@@ -73,7 +99,7 @@ public final class ResultStore {
         .where("timestamp >= ?", since)
         .where("timestamp <= ?", until);
     return Sql.count(pool, "SELECT COUNT(*) FROM results" + f.sql(), f.params())
-        .compose(total -> Sql.rows(pool, "SELECT " + COLUMNS + " FROM results" + f.sql()
+        .compose(total -> Sql.rows(pool, "SELECT " + LIST_COLUMNS + " FROM results" + f.sql()
             + " ORDER BY timestamp DESC, id DESC LIMIT ? OFFSET ?", f.params(limit, offset))
             .map(rows -> new Page(rows, total)));
   }
@@ -96,21 +122,67 @@ public final class ResultStore {
     return Sql.rows(pool, sql, Tuple.of(limit)).map(rows -> rows.stream().map(r -> r.getString("v")).toList());
   }
 
+  /**
+   * Deletes a result (a file's becomes a tombstone), unlinks its test and removes the {@code result}
+   * events that announced it, in one transaction.
+   */
   public Future<Boolean> delete(String id) {
-    return pool.withTransaction(conn -> Sql.update(conn, UNLINK_TEST, Tuple.of(id))
-        .compose(v -> Sql.update(conn, DELETE, Tuple.of(id)))
-        .compose(deleted -> deleted > 0 ? Future.succeededFuture(deleted)
-            : Sql.update(conn, TOMBSTONE, Tuple.of(Timestamps.now(), id)))
-        .map(n -> n > 0));
+    return pool.withTransaction(conn -> Sql.row(conn, TEST_OF, Tuple.of(id)).compose(row -> {
+      if (row.isEmpty()) {
+        return Future.succeededFuture(false);
+      }
+      String testId = row.get().getString("test_id");
+      return Sql.update(conn, UNLINK_TEST, Tuple.of(id))
+          .compose(v -> Sql.update(conn, DELETE, Tuple.of(id)))
+          .compose(deleted -> deleted > 0 ? Future.succeededFuture(deleted)
+              : Sql.update(conn, TOMBSTONE, Tuple.of(Timestamps.now(), id)))
+          .compose(n -> testId == null ? Future.succeededFuture(n > 0) : unannounce(conn, testId, id).map(n > 0));
+    }));
   }
 
-  public Future<List<JsonObject>> byIds(List<String> ids) {
+  private static Future<Void> unannounce(SqlConnection conn, String testId, String resultId) {
+    return Sql.rows(conn, RESULT_EVENTS, Tuple.of(testId)).compose(events -> {
+      Future<Void> chain = Future.succeededFuture();
+      for (JsonObject event : events) {
+        JsonObject data = StoredJson.object(event.getString("data"));
+        if (data != null && resultId.equals(data.getValue("result_id"))) {
+          long eventId = event.getLong("id");
+          chain = chain.compose(v -> Sql.update(conn, DELETE_EVENT, Tuple.of(eventId)).mapEmpty());
+        }
+      }
+      return chain;
+    });
+  }
+
+  /** The list rows (summaries, no {@code data}) of these ids that name a live result, in no particular order. */
+  public Future<List<JsonObject>> summaries(List<String> ids) {
     if (ids.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
     String marks = String.join(",", java.util.Collections.nCopies(ids.size(), "?"));
     Tuple t = Tuple.tuple();
     ids.forEach(t::addValue);
-    return Sql.rows(pool, "SELECT " + COLUMNS + " FROM results WHERE id IN (" + marks + ") AND" + LIVE, t);
+    return Sql.rows(pool, "SELECT " + LIST_COLUMNS + " FROM results WHERE id IN (" + marks + ") AND" + LIVE, t);
+  }
+
+  // --- summaries of rows stored before there were any ---
+
+  /** Up to {@code limit} live results that have no summary yet. */
+  public Future<List<String>> withoutSummary(int limit) {
+    return Sql.rows(pool, WITHOUT_SUMMARY, Tuple.of(limit)).map(rows -> {
+      List<String> ids = new ArrayList<>();
+      rows.forEach(r -> ids.add(r.getString("id")));
+      return ids;
+    });
+  }
+
+  /** One result's stored document as text (empty when the result is gone). */
+  public Future<Optional<String>> dataText(String id) {
+    return Sql.row(pool, DATA_OF, Tuple.of(id)).map(row -> row.map(r -> r.getString("data")));
+  }
+
+  /** Stores the summary of a result that has none. */
+  public Future<Void> saveSummary(String id, JsonObject summary) {
+    return Sql.update(pool, SET_SUMMARY, Tuple.of(summary.encode(), id)).mapEmpty();
   }
 }

@@ -1,23 +1,20 @@
 package dev.svc.server.store;
 
-import io.vertx.core.json.DecodeException;
+import dev.svc.server.json.BoundedJson;
 import io.vertx.core.json.JsonObject;
 
-/** Reads JSON-object columns (metrics.json data, configs, hardware details) as the pages and the API show them. */
+/**
+ * Reads JSON-object columns (metrics.json data, configs, hardware details) as the pages and the API
+ * show them. Decoding is bounded ({@link BoundedJson}): a row stored before the limit existed, nested
+ * deeper, reads as unreadable instead of overflowing the stack of whoever reads it.
+ */
 public final class StoredJson {
 
   private StoredJson() {
   }
 
-  /** The stored JSON object, or null when the column is empty or not a JSON object. */
+  /** The stored JSON object, or null when the column is empty, not a JSON object or nested too deep. */
   public static JsonObject object(String text) {
-    if (text == null || text.isBlank()) {
-      return null;
-    }
-    try {
-      return new JsonObject(text);
-    } catch (DecodeException | ClassCastException e) {
-      return null;
-    }
+    return BoundedJson.objectOrNull(text);
   }
 }

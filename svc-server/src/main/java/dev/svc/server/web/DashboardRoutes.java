@@ -20,7 +20,7 @@ public final class DashboardRoutes {
     SettingsPage settings = new SettingsPage(api, renderer);
     ModelsPage models = new ModelsPage(api, renderer);
     ResultPages results = new ResultPages(api, renderer);
-    ResultExports exports = new ResultExports(api, renderer, results);
+    ResultExports exports = new ResultExports(api, renderer);
     QuickTestPages quickTests = new QuickTestPages(api, renderer);
     CampaignPages campaigns = new CampaignPages(api, renderer);
 

@@ -114,12 +114,12 @@ final class PageRows {
     out.put("engine", row.getString("engine"));
     out.put("suite", row.getString("suite_name"));
     out.put("timestamp", row.getString("timestamp"));
-    out.put("headline", headline(row.getString("data")));
+    out.put("headline", headline(row.getString("summary"))); // a list row: the summary, never the whole document
     return out;
   }
 
-  private static String headline(String data) {
-    JsonObject doc = StoredJson.object(data);
+  private static String headline(String summary) {
+    JsonObject doc = StoredJson.object(summary);
     if (doc == null) {
       return "";
     }

@@ -25,11 +25,22 @@ final class ResultCsv {
   }
 
   static String of(List<ResultDocument> results) {
+    StringBuilder out = new StringBuilder(header());
+    results.forEach(r -> out.append(rowsOf(r)));
+    return out.toString();
+  }
+
+  /** The header line, for an export written one result at a time. */
+  static String header() {
     StringBuilder out = new StringBuilder();
     line(out, HEADER);
-    for (ResultDocument r : results) {
-      rows(r).forEach(row -> line(out, row));
-    }
+    return out.toString();
+  }
+
+  /** The lines of one result. */
+  static String rowsOf(ResultDocument r) {
+    StringBuilder out = new StringBuilder();
+    rows(r).forEach(row -> line(out, row));
     return out.toString();
   }
 

@@ -27,6 +27,31 @@ record ResultDocument(String id, String model, String engine, String suite, Stri
         row.getString("created_at"), doc, readable, BenchmarkMetrics.allOf(doc));
   }
 
+  /**
+   * A list row: its stored summary ({@code dev.svc.server.results.ResultSummary}, which has the shape of a
+   * metrics.json with only the headline metrics) stands in for the document. A row stored before summaries
+   * existed has none yet and shows no metrics.
+   */
+  static ResultDocument summaryOf(JsonObject row) {
+    JsonObject summary = StoredJson.object(row.getString("summary"));
+    boolean readable = summary == null || !Boolean.FALSE.equals(summary.getValue("readable"));
+    JsonObject doc = summary == null ? new JsonObject() : summary;
+    return new ResultDocument(row.getString("id"), row.getString("model"), row.getString("engine"),
+        row.getString("suite_name"), row.getString("timestamp"), Flags.isTrue(row.getValue("passed")),
+        row.getString("test_id"), row.getString("agent_id"), row.getString("source_path"),
+        row.getString("created_at"), doc, readable, BenchmarkMetrics.allOf(doc));
+  }
+
+  /** The same result without its document, keeping its benchmarks and flags: what a comparison holds of each result. */
+  ResultDocument compact() {
+    JsonObject flags = new JsonObject().put(MetricKeys.SIMULATED, simulated());
+    if (data.getValue(MetricKeys.VALID) instanceof Boolean valid) {
+      flags.put(MetricKeys.VALID, valid);
+    }
+    return new ResultDocument(id, model, engine, suite, timestamp, passed, testId, agentId, sourcePath, indexedAt,
+        flags, readable, benchmarks);
+  }
+
   /** Made up by the test-agent simulator ({@code "simulated": true}), never a measurement. */
   boolean simulated() {
     return Boolean.TRUE.equals(data.getValue(MetricKeys.SIMULATED));

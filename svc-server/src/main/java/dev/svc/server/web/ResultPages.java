@@ -45,7 +45,7 @@ final class ResultPages {
       List<Map<String, Object>> rows = new ArrayList<>();
       List<String> ids = new ArrayList<>();
       for (JsonObject row : page.result().items()) {
-        ResultDocument doc = ResultDocument.of(row);
+        ResultDocument doc = ResultDocument.summaryOf(row);
         Map<String, Object> r = ResultDetailView.summary(doc);
         r.put("headline", PageRows.headline(doc.data()));
         r.put("agent", doc.agentId() == null ? "" : agentNames.getOrDefault(doc.agentId(), doc.agentId()));
@@ -79,10 +79,11 @@ final class ResultPages {
       if (found.isEmpty()) {
         return Future.succeededFuture(Optional.<Map<String, Object>>empty());
       }
-      ResultDocument doc = ResultDocument.of(found.get());
-      Future<Optional<JsonObject>> agent = doc.agentId() == null ? Future.succeededFuture(Optional.empty())
-          : api.agents().byIdIncludingDeleted(doc.agentId());
-      return agent.map(a -> Optional.of(ResultDetailView.model(doc, a.orElse(null))));
+      return api.vertx().executeBlocking(() -> ResultDocument.of(found.get()), false).compose(doc -> {
+        Future<Optional<JsonObject>> agent = doc.agentId() == null ? Future.succeededFuture(Optional.empty())
+            : api.agents().byIdIncludingDeleted(doc.agentId());
+        return agent.map(a -> Optional.of(ResultDetailView.model(doc, a.orElse(null))));
+      });
     }).onSuccess(model -> {
       if (model.isEmpty()) {
         renderer.render(ctx, 404, "not_found", "results", Map.of("what", "result " + id));
@@ -159,21 +160,34 @@ final class ResultPages {
   record Loaded(List<ResultDocument> found, List<String> missing) {
   }
 
+  /**
+   * The results of these ids for a comparison, in the order asked: each whole document is read and
+   * parsed (on a worker) one at a time and kept only as its benchmarks ({@link ResultDocument#compact}).
+   */
   Future<Loaded> load(List<String> ids) {
-    return api.results().byIds(ids).map(rows -> {
-      Map<String, JsonObject> byId = rows.stream()
-          .collect(Collectors.toMap(r -> r.getString("id"), r -> r, (a, b) -> a));
-      List<ResultDocument> found = new ArrayList<>();
-      List<String> missing = new ArrayList<>();
-      for (String id : ids) {
-        JsonObject row = byId.get(id);
-        if (row == null) {
-          missing.add(id);
-        } else {
-          found.add(ResultDocument.of(row));
-        }
+    return api.results().summaries(ids).compose(rows -> {
+      Set<String> known = rows.stream().map(r -> r.getString("id")).collect(Collectors.toSet());
+      List<String> missing = ids.stream().filter(id -> !known.contains(id)).toList();
+      if (!missing.isEmpty()) {
+        return Future.succeededFuture(new Loaded(List.of(), missing));
       }
-      return new Loaded(found, missing);
+      return loadEach(ids, 0, new ArrayList<>());
+    });
+  }
+
+  private Future<Loaded> loadEach(List<String> ids, int next, List<ResultDocument> found) {
+    if (next == ids.size()) {
+      return Future.succeededFuture(new Loaded(found, List.of()));
+    }
+    String id = ids.get(next);
+    return api.results().byId(id).compose(row -> {
+      if (row.isEmpty()) { // deleted meanwhile
+        return Future.succeededFuture(new Loaded(List.of(), List.of(id)));
+      }
+      return api.vertx().executeBlocking(() -> ResultDocument.of(row.get()).compact(), false).compose(doc -> {
+        found.add(doc);
+        return loadEach(ids, next + 1, found);
+      });
     });
   }
 

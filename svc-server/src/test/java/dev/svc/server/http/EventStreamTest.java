@@ -13,8 +13,10 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.sqlclient.Tuple;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -246,6 +248,106 @@ class EventStreamTest {
   }
 
   @Test
+  void aLastEventIdNewerThanTheLogResetsTheStreamInsteadOfLeavingItSilent() {
+    String test = newTest();
+    append(test, "stored");
+    long newest = newestEventId();
+    String foreign = Long.toString(newest + 1_000); // from another database, or before the log was reset
+
+    // every event: a reset notice, then live
+    try (SseTestClient all = SseTestClient.open(http, EVENTS,
+        new SseTestClient.Options().header("Last-Event-ID", foreign))) {
+      all.waitFor("the reset notice", () -> !all.frames("reset").isEmpty());
+      JsonObject notice = all.frames("reset").get(0).json();
+      assertThat(notice.getLong("last_event_id")).isEqualTo(newest + 1_000);
+      assertThat(notice.getLong("newest_event_id")).isEqualTo(newest);
+      assertThat(notice.getString("then")).isEqualTo("live");
+      long live = append(test, "live");
+      all.waitFor("the live event", () -> all.frames().stream().anyMatch(f -> f.id() == live));
+      assertThat(all.frames()).extracting(SseTestClient.Frame::event).containsExactly("reset", "log");
+    }
+    // one source: a reset notice, then its history from the start
+    try (SseTestClient one = SseTestClient.open(http, stream(test) + "?last_event_id=" + foreign)) {
+      one.waitFor("the history", () -> one.lines().size() == 2);
+      assertThat(one.frames().get(0).event()).isEqualTo("reset");
+      assertThat(one.frames().get(0).json().getString("then")).isEqualTo("from_start");
+      assertThat(one.frames().get(1).json().getString("status")).isEqualTo("queued");
+      assertThat(one.lines()).containsExactly("stored", "live");
+    }
+  }
+
+  @Test
+  void aFinishedTestsStreamEndsEvenWhenItsTerminalStatusIsNotTheLastEventOrIsGone() {
+    String test = newTest();
+    created(server.post("/api/v1/agents/" + agentId + "/heartbeat", new JsonObject()), 200);
+    created(server.post("/api/v1/quicktest/" + test + "/status", new JsonObject().put("status", "running")), 200);
+    created(server.post("/api/v1/quicktest/" + test + "/status", new JsonObject().put("status", "failed")
+        .put("error", "agent lost")), 200);
+    long terminal = newestEventId();
+    long late = log.append(test, "result", new JsonObject().put("test_id", test).put("result_id", "late"))
+        .await().getLong("id"); // a result reported after the test failed
+
+    SseTestClient rest = SseTestClient.open(http, stream(test),
+        new SseTestClient.Options().header("Last-Event-ID", Long.toString(terminal)));
+    assertThat(rest.awaitEnd()).isEqualTo("end");
+    assertThat(rest.frames()).extracting(SseTestClient.Frame::id).containsExactly(late);
+    SseTestClient after = SseTestClient.open(http, stream(test),
+        new SseTestClient.Options().header("Last-Event-ID", Long.toString(late)));
+    assertThat(after.status()).isEqualTo(204);
+    after.awaitEnd();
+
+    // its events outlived by their retention: nothing to replay, and nothing will come
+    server.running().database().pool().preparedQuery("DELETE FROM events WHERE source_id = ?")
+        .execute(Tuple.of(test)).await();
+    SseTestClient pruned = SseTestClient.open(http, stream(test));
+    assertThat(pruned.status()).isEqualTo(204);
+    pruned.awaitEnd();
+  }
+
+  @Test
+  void deletedCampaignsAgentsAndResultsAreNoLongerReplayed() {
+    // a deleted result is not announced by its test's replay any more
+    String test = newTest();
+    String commandId = created(server.get("/api/v1/quicktest/" + test), 200).getString("command_id");
+    JsonObject report = new JsonObject().put("command_id", commandId).put("test_id", test).put("status", "completed")
+        .put("result_data", new JsonObject().put("model", "/models/x").put("engine", "vllm").put("passed", true));
+    created(server.post("/api/v1/agents/" + agentId + "/heartbeat", new JsonObject()), 200);
+    created(server.post("/api/v1/quicktest/" + test + "/status", new JsonObject().put("status", "running")), 200);
+    String resultId = created(server.post("/api/v1/agents/" + agentId + "/results", report), 202).getString("result_id");
+    SseTestClient announced = SseTestClient.open(http, stream(test));
+    assertThat(announced.awaitEnd()).isEqualTo("end");
+    assertThat(announced.frames()).extracting(SseTestClient.Frame::event).contains("result");
+    created(TestServer.send(server.client(), HttpMethod.DELETE, "/api/v1/results/" + resultId, null, null), 200);
+    SseTestClient replay = SseTestClient.open(http, stream(test));
+    assertThat(replay.awaitEnd()).isEqualTo("end");
+    assertThat(replay.frames()).extracting(SseTestClient.Frame::event).doesNotContain("result").contains("status");
+
+    // a deleted campaign's stream is unknown, and its events are gone
+    String campaign = created(server.post("/api/v1/campaigns", new JsonObject().put("name", "gone")
+        .put("agent_id", agentId).put("config", new JsonObject()
+            .put("models", new JsonArray().add(new JsonObject().put("name", "m").put("path", "/models/m")))
+            .put("engines", new JsonArray().add(new JsonObject().put("name", "vllm"))))), 201)
+        .getString("id");
+    try (SseTestClient before = SseTestClient.open(http, stream(campaign))) {
+      before.waitFor("the campaign's event", () -> !before.frames("campaign_created").isEmpty());
+    }
+    created(TestServer.send(server.client(), HttpMethod.DELETE, "/api/v1/campaigns/" + campaign, null, null), 200);
+    assertJsonError(get(stream(campaign), MultiMap.caseInsensitiveMultiMap()), 404);
+
+    // a deleted agent's stream is unknown like the agent itself
+    created(TestServer.send(server.client(), HttpMethod.DELETE, "/api/v1/agents/" + agentId, null, null), 200);
+    assertJsonError(get(stream(agentId), MultiMap.caseInsensitiveMultiMap()), 404);
+
+    // and the whole log, replayed from the start, has neither the campaign's events nor the result's
+    long newest = newestEventId();
+    try (SseTestClient all = SseTestClient.open(http, EVENTS + "?last_event_id=0")) {
+      all.waitFor("every kept event", () -> all.frames().stream().anyMatch(f -> f.id() == newest));
+      assertThat(all.frames()).noneMatch(f -> campaign.equals(f.json().getString("campaign_id")));
+      assertThat(all.frames()).noneMatch(f -> resultId.equals(f.json().getString("result_id")));
+    }
+  }
+
+  @Test
   void keepaliveCommentsArrive() {
     try (SseTestClient stream = SseTestClient.open(http, EVENTS)) {
       stream.waitFor("three keepalives", () -> stream.comments().stream().filter("keepalive"::equals).count() >= 3);
@@ -377,6 +479,11 @@ class EventStreamTest {
   private String newTest() {
     return created(server.post("/api/v1/quicktest", new JsonObject().put("agent_id", agentId)
         .put("model_path", "/models/x").put("engine_name", "vllm")), 202).getString("id");
+  }
+
+  private long newestEventId() {
+    return server.running().database().pool().query("SELECT MAX(id) FROM events").execute().await().iterator().next()
+        .getLong(0);
   }
 
   private long append(String testId, String line) {

@@ -80,8 +80,11 @@ class LiveServerAcceptanceTest {
 
       JsonObject results = server.get("/api/v1/results?engine=vllm").bodyAsJsonObject();
       assertThat(results.getLong("total")).isEqualTo(1);
-      JsonObject result = results.getJsonArray("items").getJsonObject(0);
-      assertThat(result.getString("test_id")).isEqualTo(testId);
+      JsonObject item = results.getJsonArray("items").getJsonObject(0);
+      assertThat(item.getString("test_id")).isEqualTo(testId);
+      // the list carries a summary; the whole document comes from the result itself
+      assertThat(item.getJsonArray("results").getJsonObject(0).getString("test_name")).isEqualTo("throughput");
+      JsonObject result = server.get("/api/v1/results/" + item.getString("id")).bodyAsJsonObject();
       assertThat(result.fieldNames()).containsAll(MetricKeys.TOP_LEVEL);
       JsonObject benchmark = result.getJsonArray("results").getJsonObject(0);
       assertThat(benchmark.getString("test_name")).isEqualTo("throughput");

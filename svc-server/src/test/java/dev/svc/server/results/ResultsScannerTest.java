@@ -120,6 +120,20 @@ class ResultsScannerTest {
   }
 
   @Test
+  void scannerSkipsFilesNestedDeeperThanTheLimitWithAProblemLine() throws IOException {
+    Path root = temp.resolve("results");
+    Path good = write(root.resolve("good/metrics.json"), current("ok", "2026-11-22T10:00:00Z"));
+    Path deep = Files.createDirectories(root.resolve("deep")).resolve("metrics.json");
+    Files.writeString(deep, "{\"model\":\"deep\",\"x\":" + "[".repeat(850) + "]".repeat(850) + "}");
+
+    ResultsScan scan = scanner.scan(List.of(root));
+
+    assertThat(scan.results()).extracting(ScannedResult::path).containsExactly(good.toRealPath());
+    assertThat(scan.problems()).containsExactly(deep.toRealPath() + ": is nested deeper than "
+        + dev.svc.server.json.BoundedJson.MAX_DEPTH + " levels.");
+  }
+
+  @Test
   void scannerSortsNewestFirstAcrossOffsets() throws IOException {
     Path root = temp.resolve("results");
     write(root.resolve("a/metrics.json"), current("older", "2026-11-22T12:00:00+02:00"));
