@@ -1,13 +1,19 @@
 package dev.svc.server;
 
+import dev.svc.core.Ids;
+import dev.svc.core.home.PrivateFiles;
 import dev.svc.core.home.SvcHome;
+import dev.svc.core.tls.ServerCertificate;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.server.db.SqlDatabase;
 import dev.svc.server.housekeeping.HousekeepingVerticle;
 import dev.svc.server.http.ApiContext;
 import dev.svc.server.http.ApiRouter;
+import dev.svc.server.http.AuthThrottle;
 import dev.svc.server.http.Guard;
+import dev.svc.server.http.HostAllowlist;
+import dev.svc.server.http.RequestGate;
 import dev.svc.server.http.Sessions;
 import dev.svc.server.legacy.LegacyRoutes;
 import dev.svc.server.packaging.Downloads;
@@ -35,12 +41,23 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /** Starts the server of `svc web` (or its legacy read-only variant) on a Vert.x instance. */
 public final class SvcServer {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SvcServer.class);
+
+  /** SVC_AUTH_MAX_FAILURES: how many failed authentications in a row an address may make before 429. */
+  static final String MAX_FAILURES_ENV = "SVC_AUTH_MAX_FAILURES";
+
+  /** Where earlier versions kept the session key: the settings table, readable with svc.db. */
+  static final String LEGACY_SESSION_KEY_SETTING = "_session_key";
 
   /** A started server. */
   public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database,
@@ -55,8 +72,61 @@ public final class SvcServer {
   }
 
   public static Future<Running> start(Vertx vertx, ServerConfig config) {
-    return vertx.executeBlocking(() -> config.insecure() ? null : ServerTls.prepare(config), false)
-        .compose(tls -> config.legacy() ? startLegacy(vertx, config, tls) : startFull(vertx, config, tls));
+    return vertx.executeBlocking(() -> {
+      // before anything is written there: the home and its secrets are owner-only
+      config.home().securePrivateFiles();
+      return config.insecure() ? null : ServerTls.prepare(config);
+    }, false).compose(tls -> config.legacy() ? startLegacy(vertx, config, tls) : startFull(vertx, config, tls));
+  }
+
+  /**
+   * The host names the server answers to (besides IP literals): localhost, this machine's name,
+   * the --san names, the --host address unless it is a wildcard, and the certificate's names.
+   */
+  static HostAllowlist hosts(ServerConfig config, ServerTls tls) {
+    List<String> names = new ArrayList<>(ServerCertificate.defaultSans(config.sans()));
+    if (config.host() != null && !List.of("0.0.0.0", "::", "[::]").contains(config.host())) {
+      names.add(config.host());
+    }
+    if (tls != null) {
+      names.addAll(tls.certificateNames());
+    }
+    return HostAllowlist.of(names);
+  }
+
+  private static AuthThrottle throttle(ServerConfig config) {
+    String configured = config.environment() == null ? null : config.environment().get(MAX_FAILURES_ENV);
+    if (configured == null || configured.isBlank()) {
+      return AuthThrottle.withBurst(AuthThrottle.DEFAULT_BURST);
+    }
+    if (!configured.trim().matches("[1-9]\\d{0,8}")) {
+      throw new IllegalArgumentException(MAX_FAILURES_ENV + " must be a positive integer, not '" + configured + "'");
+    }
+    return AuthThrottle.withBurst(Integer.parseInt(configured.trim()));
+  }
+
+  /**
+   * The key that signs sessions and CSRF tokens lives in {@code <home>/secrets/session.key}
+   * (0600), not in the database: a copy of svc.db (a backup of results) must not let anyone forge
+   * an admin session. A key an older version kept in the settings table is deleted, not moved:
+   * that table was readable by every local user, so the old key counts as exposed and its sessions
+   * end once (users log in again).
+   */
+  private static Future<byte[]> sessionKey(Vertx vertx, ServerConfig config, SettingsStore settings) {
+    return vertx.executeBlocking(() -> {
+      String hex = PrivateFiles.readOrCreate(config.home().sessionKey(), () -> Ids.randomHex(32));
+      if (!hex.matches("([0-9a-f]{2}){32,}")) {
+        LOG.warn("{} does not hold a session key (64 or more hex digits); writing a new one (sessions end)",
+            config.home().sessionKey());
+        hex = Ids.randomHex(32);
+        PrivateFiles.write(config.home().sessionKey(), hex + "\n");
+      }
+      return HexFormat.of().parseHex(hex);
+    }, false).compose(key -> {
+      Map<String, String> obsolete = new HashMap<>();
+      obsolete.put(LEGACY_SESSION_KEY_SETTING, null);
+      return settings.put(obsolete).map(key);
+    });
   }
 
   private static HttpServerOptions options(ServerConfig config, ServerTls tls) {
@@ -67,8 +137,10 @@ public final class SvcServer {
 
   private static Future<Running> startLegacy(Vertx vertx, ServerConfig config, ServerTls tls) {
     List<Path> roots = config.resultRoots(config.resultsDir());
+    HostAllowlist hosts = hosts(config, tls);
     Supplier<Router> routes = () -> {
       Router router = Router.router(vertx);
+      router.route().handler(RequestGate.hostOnly(hosts));
       LegacyRoutes.mount(vertx, router, roots);
       return router;
     };
@@ -80,11 +152,12 @@ public final class SvcServer {
   private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls) {
     return SqlDatabase.open(vertx, config.effectiveDbUrl()).compose(db -> {
       SettingsStore settingsStore = new SettingsStore(db.pool());
-      return settingsStore.getOrCreate("_session_key", dev.svc.core.Ids.randomHex(32)).compose(sessionKey -> {
+      return sessionKey(vertx, config, settingsStore).compose(sessionKey -> {
         EngineCatalog engines = EngineCatalog.load(config.home());
         GlobalSettings settings = new GlobalSettings(settingsStore, config.environment(), config.resultsDir().toString(),
             config.home().models().toString());
-        Guard guard = new Guard(config.authToken(), new Sessions(HexFormat.of().parseHex(sessionKey), tls != null));
+        Guard guard = new Guard(config.authToken(), new Sessions(sessionKey, tls != null), hosts(config, tls),
+            throttle(config));
         CertificateAuthority clientCa = tls == null ? null : tls.clientCa();
         EventStore eventStore = new EventStore(db.pool());
         EventLog events = new EventLog(vertx, db.pool(), eventStore);

@@ -37,6 +37,13 @@ public final class TestServer implements AutoCloseable {
     Path appHome;
     Map<String, String> environment = new HashMap<>();
     Timings timings = Timings.defaults();
+    List<String> sans = List.of();
+
+    /** --san: extra names for the certificate, which the server also answers to. */
+    public Options sans(String... names) {
+      this.sans = List.of(names);
+      return this;
+    }
 
     public Options timings(Timings timings) {
       this.timings = timings;
@@ -117,7 +124,7 @@ public final class TestServer implements AutoCloseable {
     SvcHome home = new SvcHome(homeDir);
     ServerConfig config = new ServerConfig("127.0.0.1", 0,
         o.resultsDir != null ? o.resultsDir : homeDir.resolve("results-dir"),
-        o.debug, o.legacy, o.insecure, o.tlsCert, o.tlsKey, o.tlsCa, o.authToken, home, o.dbUrl, List.of(), o.appHome,
+        o.debug, o.legacy, o.insecure, o.tlsCert, o.tlsKey, o.tlsCa, o.authToken, home, o.dbUrl, o.sans, o.appHome,
         o.environment, o.timings);
     Vertx vertx = Vertx.vertx();
     try {

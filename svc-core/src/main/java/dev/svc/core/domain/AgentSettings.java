@@ -87,6 +87,10 @@ public final class AgentSettings {
           return Validated.error("model_share_source must be a string");
         }
         String source = ((String) value).trim();
+        String sourceProblem = dev.svc.core.TextRule.fieldProblem(key, source, false);
+        if (sourceProblem != null) {
+          return Validated.error(sourceProblem);
+        }
         if (!source.isEmpty() && !source.matches("[^\\s:/]+:/\\S*")) {
           return Validated.error("model_share_source must have the form host:/path");
         }
@@ -96,8 +100,16 @@ public final class AgentSettings {
           return Validated.error(key + " must be a string");
         }
         String s = ((String) value).trim();
-        if (s.indexOf('\0') >= 0 || s.length() > 4096) {
-          return Validated.error(key + " is not a valid value");
+        if (s.length() > 4096) {
+          return Validated.error(key + " must be at most 4096 characters");
+        }
+        String problem = dev.svc.core.TextRule.fieldProblem(key, s, false);
+        if (problem != null) {
+          return Validated.error(problem);
+        }
+        if (key.equals(KITT_IMAGE) && !s.isEmpty() && !ImageReference.isValid(s)) {
+          return Validated.error("kitt_image must be a container image reference such as"
+              + " registry.example.com/svc/kitt:1.6 (lowercase path, optional tag and digest), or empty for the default");
         }
         if ((key.equals(MODEL_STORAGE_DIR) || key.equals(MODEL_SHARE_MOUNT)) && !s.isEmpty()
             && !(s.startsWith("/") || s.startsWith("~"))) {

@@ -1,6 +1,11 @@
 package dev.svc.core.home;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /** The layout of the svc home directory ({@code ~/.svc} by default). */
 public final class SvcHome {
@@ -70,5 +75,45 @@ public final class SvcHome {
 
   public Path enginesOverride() {
     return root.resolve("engines.yaml");
+  }
+
+  /** Secrets that must not travel with a backup of the database: the session key. */
+  public Path secrets() {
+    return root.resolve("secrets");
+  }
+
+  /** The key that signs browser sessions and CSRF tokens (hex), created on the server's first start. */
+  public Path sessionKey() {
+    return secrets().resolve("session.key");
+  }
+
+  /**
+   * Makes the home owner-only (0700) and everything secret in it too, creating the home and
+   * {@code secrets/} when missing: the database and its WAL, SHM and journal files, private keys
+   * under {@code certs/} (and the directories holding them), {@code secrets/}, the agent's
+   * {@code agent.yaml} (it holds the agent's token). What was too open is tightened with a
+   * warning that names it; what cannot be tightened stops the start.
+   */
+  public void securePrivateFiles() {
+    PrivateFiles.directory(root);
+    PrivateFiles.directory(secrets());
+    Path db = database();
+    for (Path file : List.of(db, db.resolveSibling("svc.db-wal"), db.resolveSibling("svc.db-shm"),
+        db.resolveSibling("svc.db-journal"), agentConfig())) {
+      PrivateFiles.tighten(file);
+    }
+    tightenTree(secrets(), path -> true);
+    if (Files.isDirectory(certs())) {
+      PrivateFiles.tighten(certs());
+      tightenTree(certs(), path -> Files.isDirectory(path) || path.getFileName().toString().contains("key"));
+    }
+  }
+
+  private static void tightenTree(Path dir, java.util.function.Predicate<Path> secret) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.filter(p -> !p.equals(dir)).filter(secret).forEach(PrivateFiles::tighten);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not check the permissions under " + dir, e);
+    }
   }
 }

@@ -33,7 +33,8 @@ final class AtomicWrites {
     Path target = file.toAbsolutePath();
     Path tmp = null;
     try {
-      Path dir = Files.createDirectories(target.getParent());
+      // a directory made here for keys is owner-only (0700)
+      Path dir = dev.svc.core.home.PrivateFiles.createMissing(target.getParent());
       boolean posix = Files.getFileStore(dir).supportsFileAttributeView(PosixFileAttributeView.class);
       String prefix = "." + target.getFileName();
       if (posix) {

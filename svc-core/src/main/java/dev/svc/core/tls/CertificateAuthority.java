@@ -9,8 +9,13 @@ import java.security.ProviderException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.ASN1String;
+import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 
@@ -45,6 +50,9 @@ public final class CertificateAuthority {
   public static CertificateAuthority loadOrCreate(Path certsDir) {
     Path certFile = certsDir.resolve(CA_FILE);
     Path keyFile = certsDir.resolve(CA_KEY_FILE);
+    // the CA's directory and key are owner-only: whoever reads the key can mint agents and servers
+    dev.svc.core.home.PrivateFiles.directory(certsDir);
+    dev.svc.core.home.PrivateFiles.tighten(keyFile);
     boolean hasCert = Files.exists(certFile);
     boolean hasKey = Files.exists(keyFile);
     if (hasCert && hasKey) {
@@ -160,6 +168,21 @@ public final class CertificateAuthority {
         leafIssuer.client(subject, SubjectPublicKeyInfo.getInstance(keyPair.getPublic().getEncoded()));
     return new IssuedKeyPair(Pem.encodeCertificate(issued), Pem.encodePrivateKey(keyPair.getPrivate()),
         certificatePem, Fingerprint.sha256(issued), issued.getNotAfter().toInstant());
+  }
+
+  /**
+   * The agent a client certificate was issued to: the single common name of its subject, as
+   * {@link #issueFromCsr} and {@link #issueClientKeyPair} write it. Empty when the subject has no
+   * CN, several, or one that is not a string.
+   */
+  public static Optional<String> agentName(X509Certificate certificate) {
+    X500Name subject = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
+    RDN[] names = subject.getRDNs(BCStyle.CN);
+    if (names.length != 1 || names[0].isMultiValued()) {
+      return Optional.empty();
+    }
+    ASN1Encodable value = names[0].getFirst().getValue();
+    return value instanceof ASN1String ? Optional.of(((ASN1String) value).getString()) : Optional.empty();
   }
 
   private LeafIssuer issuer() {

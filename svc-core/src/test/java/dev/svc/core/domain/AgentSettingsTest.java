@@ -34,6 +34,22 @@ class AgentSettingsTest {
   }
 
   @Test
+  void kittImageIsAnImageReferenceOrEmpty() {
+    assertThat(AgentSettings.validate("kitt_image", "registry.example.com/svc/kitt:1.6").isOk()).isTrue();
+    assertThat(AgentSettings.validate("kitt_image", "").value()).isEmpty();
+    assertThat(AgentSettings.validate("kitt_image", "--privileged").error()).contains("kitt_image");
+    assertThat(AgentSettings.validate("kitt_image", "alpine -v /:/host").isOk()).isFalse();
+  }
+
+  @Test
+  void textSettingsRefuseControlAndBidiCharacters() {
+    assertThat(AgentSettings.validate("model_storage_dir", "/data/\u001b[2Jmodels").error()).contains("model_storage_dir");
+    assertThat(AgentSettings.validate("model_share_mount", "/mnt/\u202Eslm").isOk()).isFalse();
+    assertThat(AgentSettings.validate("model_share_source", "nas:/exp\nort").isOk()).isFalse();
+    assertThat(AgentSettings.validate("model_storage_dir", "/data/models").isOk()).isTrue();
+  }
+
+  @Test
   void effectiveSettingsHaveEveryKeyAsAString() {
     Map<String, String> effective = AgentSettings.effective(Map.of("heartbeat_interval_s", "60", "bogus", "x"));
     assertThat(effective.keySet()).containsExactlyElementsOf(AgentSettings.KEYS);

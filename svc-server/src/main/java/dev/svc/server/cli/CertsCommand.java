@@ -1,11 +1,11 @@
 package dev.svc.server.cli;
 
+import dev.svc.core.home.PrivateFiles;
 import dev.svc.core.home.SvcHome;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.core.tls.IssuedKeyPair;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,16 +47,12 @@ public final class CertsCommand implements Runnable {
         return 2;
       }
       Path dir = out != null ? out : svcHome.certs().resolve("agents").resolve(name);
-      Files.createDirectories(dir);
+      PrivateFiles.createMissing(dir);
       Path cert = dir.resolve("client.pem");
       Path key = dir.resolve("client-key.pem");
       Files.writeString(cert, issued.certificatePem());
-      Files.writeString(key, issued.privateKeyPem());
-      try {
-        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
-      } catch (UnsupportedOperationException e) {
-        // not a POSIX file system: permissions are the platform's
-      }
+      // owner-only from the first byte: written then narrowed, another user could open it in between
+      PrivateFiles.write(key, issued.privateKeyPem());
       Files.writeString(dir.resolve("ca.pem"), issued.caCertificatePem());
       System.out.println("Issued a client certificate for agent '" + name + "' (valid until " + issued.notAfter() + ")");
       System.out.println("  certificate: " + cert);

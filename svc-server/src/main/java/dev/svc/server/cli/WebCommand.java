@@ -1,16 +1,22 @@
 package dev.svc.server.cli;
 
+import dev.svc.core.home.PrivateFiles;
 import dev.svc.core.home.SvcHome;
 import dev.svc.server.ServerConfig;
 import dev.svc.server.SvcServer;
 import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** `svc web`: the dashboard and REST API. */
 @Command(name = "web", mixinStandardHelpOptions = true, description = "Serve the dashboard and the REST API.")
@@ -43,8 +49,17 @@ public final class WebCommand implements Callable<Integer> {
   @Option(names = "--tls-ca", description = "CA that agents' client certificates must chain to (default: the generated CA).")
   Path tlsCa;
 
-  @Option(names = "--auth-token", description = "Bearer token for the API (default: $SVC_AUTH_TOKEN, else none).")
+  @Option(names = "--auth-token", paramLabel = "<token>", description = "Bearer token for the API (default:"
+      + " --auth-token-file, else $SVC_AUTH_TOKEN, else none). A command line is visible to every local user in"
+      + " the process list (ps, /proc): prefer --auth-token-file or SVC_AUTH_TOKEN.")
   String authToken;
+
+  @Option(names = "--auth-token-file", paramLabel = "<path>", description = "Read the API's bearer token from this"
+      + " file (one line; keep it chmod 600). Unlike --auth-token it does not show in the process list.")
+  Path authTokenFile;
+
+  @Spec
+  CommandSpec spec;
 
   @Option(names = "--home", description = "svc home directory (default: ~/.svc).")
   Path home;
@@ -55,12 +70,64 @@ public final class WebCommand implements Callable<Integer> {
   @Option(names = "--san", description = "Extra subject alternative name for the server certificate (repeatable).")
   List<String> sans = new ArrayList<>();
 
+  /**
+   * The API token: --auth-token, else the content of --auth-token-file, else SVC_AUTH_TOKEN, else
+   * none. Throws IllegalArgumentException with the sentence to print when both flags are given or
+   * the file is unreadable, empty or holds more than one line.
+   */
+  static String resolveToken(String flag, Path file, Map<String, String> environment) {
+    if (flag != null && file != null) {
+      throw new IllegalArgumentException("give --auth-token or --auth-token-file, not both");
+    }
+    if (flag != null) {
+      if (flag.isBlank()) {
+        throw new IllegalArgumentException("--auth-token is empty");
+      }
+      return flag.trim();
+    }
+    if (file != null) {
+      String content;
+      try {
+        content = Files.readString(file);
+      } catch (IOException | java.io.UncheckedIOException e) {
+        throw new IllegalArgumentException("cannot read the token file " + file + " (--auth-token-file): "
+            + (e instanceof java.nio.file.NoSuchFileException ? "it does not exist"
+            : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+            : e.getClass().getSimpleName() + " " + e.getMessage()));
+      }
+      String token = content.strip();
+      if (token.isEmpty()) {
+        throw new IllegalArgumentException("the token file " + file + " (--auth-token-file) is empty;"
+            + " write the token on its first line");
+      }
+      if (token.contains("\n") || token.contains("\r")) {
+        throw new IllegalArgumentException("the token file " + file + " (--auth-token-file) holds more than one"
+            + " line; it must hold only the token");
+      }
+      PrivateFiles.warnIfShared(file);
+      return token;
+    }
+    String env = environment.get("SVC_AUTH_TOKEN");
+    return env == null || env.isBlank() ? null : env.trim();
+  }
+
   @Override
   public Integer call() throws Exception {
     if (debug) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
     }
-    String token = authToken != null ? authToken : System.getenv("SVC_AUTH_TOKEN");
+    String token;
+    try {
+      token = resolveToken(authToken, authTokenFile, System.getenv());
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("svc web: " + e.getMessage());
+      spec.commandLine().getErr().flush();
+      return 2;
+    }
+    if (authToken != null) {
+      spec.commandLine().getErr().println("WARNING: --auth-token shows the token to every local user in the process"
+          + " list; use --auth-token-file <path> or SVC_AUTH_TOKEN instead.");
+    }
     String appHome = System.getProperty("svc.app.home");
     ServerConfig config = new ServerConfig(host, port,
         (resultsDir != null ? resultsDir : Path.of("")).toAbsolutePath().normalize(),

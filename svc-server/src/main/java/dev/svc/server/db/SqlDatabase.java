@@ -5,7 +5,7 @@ import io.vertx.core.Vertx;
 import io.vertx.jdbcclient.JDBCPool;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
-import java.nio.file.Files;
+import dev.svc.core.home.PrivateFiles;
 import java.nio.file.Path;
 import java.sql.Connection;
 import javax.sql.DataSource;
@@ -65,10 +65,7 @@ public final class SqlDatabase {
     if (url.startsWith("jdbc:sqlite:")) {
       String file = url.substring("jdbc:sqlite:".length());
       if (!file.isEmpty() && !file.startsWith(":memory:") && !file.startsWith("file:")) {
-        Path parent = Path.of(file).toAbsolutePath().getParent();
-        if (parent != null) {
-          Files.createDirectories(parent);
-        }
+        privateDatabaseFiles(Path.of(file).toAbsolutePath());
       }
       SQLiteConfig config = new SQLiteConfig();
       config.setJournalMode(SQLiteConfig.JournalMode.WAL);
@@ -85,6 +82,19 @@ public final class SqlDatabase {
     }
     throw new IllegalArgumentException("Unsupported database URL '" + url
         + "': use jdbc:sqlite:<file> or jdbc:postgresql://host:port/db?user=…&password=…");
+  }
+
+  /**
+   * The database holds agents' token hashes and everything the API serves, so other local users
+   * must not read it: the file is created owner-only (0600) before SQLite opens it, and SQLite gives
+   * the WAL, SHM and journal files it creates the database file's permissions. Files left too open
+   * by an older version are tightened (with a warning).
+   */
+  private static void privateDatabaseFiles(Path db) {
+    PrivateFiles.file(db);
+    for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
+      PrivateFiles.tighten(db.resolveSibling(db.getFileName() + suffix));
+    }
   }
 
   public Pool pool() {

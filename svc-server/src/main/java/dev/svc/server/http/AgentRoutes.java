@@ -64,6 +64,9 @@ final class AgentRoutes {
     Body body = Body.of(ctx);
     JsonObject fields = registrationFields(body);
     String name = fields.getString("name");
+    if (api.mutualTls()) {
+      ClientCertificates.requireFor(ctx, api.ca(), api.guard(), name);
+    }
     String bearer = Guard.bearer(ctx);
     return register(ctx, fields, bearer, true);
   }
@@ -82,10 +85,12 @@ final class AgentRoutes {
   private Future<Void> firstRegistration(RoutingContext ctx, JsonObject fields, String bearer) {
     if (api.guard().hasGlobalToken()) {
       if (bearer == null) {
-        throw ApiError.unauthorized("Authentication required: register with the server's token or one it issued");
+        throw api.guard().refuse(ctx,
+            ApiError.unauthorized("Authentication required: register with the server's token or one it issued"), false);
       }
       if (!api.guard().isGlobalToken(bearer)) {
-        throw ApiError.forbidden("Unknown token: on this server an agent registers with a token the server issued");
+        throw api.guard().refuse(ctx,
+            ApiError.forbidden("Unknown token: on this server an agent registers with a token the server issued"), true);
       }
     }
     String id = Ids.newId();
@@ -97,24 +102,38 @@ final class AgentRoutes {
         .compose(v -> registered(ctx, id, fields.getString("name")));
   }
 
+  /**
+   * A known name registers again. A test agent's name is never taken (409): test agents are the
+   * server's, with no token and no port. A name bound to a token needs that token or the global
+   * one. An agent registered without a token on an open server re-registers without one; a token
+   * presented for it is refused (403) rather than bound, or the first caller to present any token
+   * would own the agent: an operator gives it a token with rotate-token instead.
+   */
   private Future<Void> reRegister(RoutingContext ctx, JsonObject agent, JsonObject fields, String bearer) {
+    String name = agent.getString("name");
+    String id = agent.getString("id");
+    if (Flags.isTrue(agent.getValue("is_test_agent"))) {
+      throw ApiError.conflict("'" + name + "' is a test agent, simulated by this server; a real agent cannot"
+          + " register under its name: choose another name");
+    }
     String hash = agent.getString("token_hash");
     boolean global = bearer != null && api.guard().isGlobalToken(bearer);
     if (hash != null || api.guard().hasGlobalToken()) {
       if (bearer == null) {
-        throw ApiError.unauthorized("Authentication required: this agent name is bound to a token");
+        throw api.guard().refuse(ctx,
+            ApiError.unauthorized("Authentication required: this agent name is bound to a token"), false);
       }
       if (!global && !Tokens.matchesHash(bearer, hash)) {
-        throw ApiError.forbidden("Token does not match the one bound to agent '" + agent.getString("name") + "'");
+        throw api.guard().refuse(ctx,
+            ApiError.forbidden("Token does not match the one bound to agent '" + name + "'"), true);
       }
+    } else if (bearer != null) {
+      throw api.guard().refuse(ctx, ApiError.forbidden("Agent '" + name + "' was registered without a token and"
+          + " a registration cannot bind one to it; give it a token with POST /api/v1/agents/" + id
+          + "/rotate-token and configure the agent with that token"), false);
     }
-    String id = agent.getString("id");
     fields.put("status", AgentStatus.ONLINE.wireName());
-    Future<Void> bind = hash == null && bearer != null && !global
-        ? api.agents().bindToken(id, Tokens.sha256Hex(bearer), Tokens.prefix(bearer))
-        : Future.succeededFuture();
-    return bind.compose(v -> api.agents().updateRegistration(id, fields))
-        .compose(v -> registered(ctx, id, agent.getString("name")));
+    return api.agents().updateRegistration(id, fields).compose(v -> registered(ctx, id, name));
   }
 
   private Future<Void> registered(RoutingContext ctx, String id, String name) {
@@ -132,24 +151,47 @@ final class AgentRoutes {
     if (version == null) {
       version = body.optString("kitt_version", null);
     }
-    List<String> capabilities = body.optStringList("capabilities");
+    List<String> capabilities = TextFields.lines("capabilities", body.optStringList("capabilities"), 64);
+    if (capabilities != null && capabilities.size() > 64) {
+      throw ApiError.badRequest("Field 'capabilities' may list at most 64 engines");
+    }
+    Object arch = body.json().getValue("cpu_arch");
+    String cpuArch = arch != null ? body.optString("cpu_arch", null)
+        : hardware == null || !(hardware.getValue("cpu_arch") instanceof String) ? null : hardware.getString("cpu_arch");
     return new JsonObject()
-        .put("name", limit("name", body.requireString("name"), 255))
-        .put("hostname", limit("hostname", body.requireString("hostname"), 255))
+        .put("name", TextFields.line("name", body.requireString("name"), 255))
+        .put("hostname", TextFields.line("hostname", body.requireString("hostname"), 255))
         .put("port", body.optInt("port", 8090, 0, 65535))
-        .put("gpu_info", limit("gpu_info", body.optString("gpu_info", null), 1024))
+        .put("gpu_info", TextFields.line("gpu_info", body.optString("gpu_info", null), 1024))
         .put("gpu_count", roundedInt(body, "gpu_count", 0, 4096))
-        .put("cpu_info", limit("cpu_info", body.optString("cpu_info", null), 1024))
-        .put("cpu_arch", CpuArch.normalize(body.optString("cpu_arch", hardware == null ? null : hardware.getString("cpu_arch"))))
+        .put("cpu_info", TextFields.line("cpu_info", body.optString("cpu_info", null), 1024))
+        .put("cpu_arch", CpuArch.normalize(TextFields.line("cpu_arch", cpuArch, 32)))
         .put("ram_gb", roundedInt(body, "ram_gb", 0, 1_000_000))
-        .put("environment_type", limit("environment_type", body.optString("environment_type", null), 64))
-        .put("fingerprint", limit("fingerprint", body.optString("fingerprint", null), 2048))
-        .put("agent_version", limit("agent_version", version, 64))
+        .put("environment_type", TextFields.line("environment_type", body.optString("environment_type", null), 64))
+        .put("fingerprint", TextFields.line("fingerprint", body.optString("fingerprint", null), 2048))
+        .put("agent_version", TextFields.line("agent_version", version, 64))
         .put("hardware_details", hardware == null ? null : hardware.encode())
         .put("capabilities", capabilities == null ? null : new JsonArray(List.copyOf(capabilities)).encode());
   }
 
+  /** The hardware object, its string values held to the text rule (the dashboard shows them) and its size bounded. */
   private static JsonObject hardwareDetails(Body body) {
+    JsonObject hardware = parseHardwareDetails(body);
+    if (hardware != null) {
+      if (hardware.encode().length() > 16_384) {
+        throw ApiError.badRequest("Field 'hardware_details' must be at most 16384 characters of JSON");
+      }
+      for (String key : hardware.fieldNames()) {
+        TextFields.line("hardware_details", key, 64);
+        if (hardware.getValue(key) instanceof String) {
+          TextFields.line("hardware_details." + key, hardware.getString(key), 1024);
+        }
+      }
+    }
+    return hardware;
+  }
+
+  private static JsonObject parseHardwareDetails(Body body) {
     Object raw = body.json().getValue("hardware_details");
     if (raw == null) {
       return null;
@@ -197,13 +239,14 @@ final class AgentRoutes {
     String reported = body.optString("status", AgentStatus.IDLE.wireName());
     AgentStatus status = AgentStatus.parse(reported).filter(AgentStatus::isReportable)
         .orElseThrow(() -> ApiError.badRequest("Field 'status' must be idle, running or error"));
+    // every metric within what the hardware can report: the dashboard and the dispatcher trust them
     JsonObject metrics = new JsonObject()
         .put("status", status.wireName())
-        .put("current_task", limit("current_task", body.optString("current_task", ""), 64))
-        .put("gpu_utilization_pct", body.optNumber("gpu_utilization_pct", null))
-        .put("gpu_memory_used_gb", body.optNumber("gpu_memory_used_gb", null))
-        .put("storage_gb_free", body.optNumber("storage_gb_free", null))
-        .put("uptime_s", body.optNumber("uptime_s", null));
+        .put("current_task", TextFields.line("current_task", body.optString("current_task", ""), 64))
+        .put("gpu_utilization_pct", bounded(body, "gpu_utilization_pct", 100))
+        .put("gpu_memory_used_gb", bounded(body, "gpu_memory_used_gb", 1e7))
+        .put("storage_gb_free", bounded(body, "storage_gb_free", 1e9))
+        .put("uptime_s", bounded(body, "uptime_s", 1e10));
     List<String> acks = body.optStringList("acked_command_ids");
     if (acks != null && (acks.size() > MAX_ACKS || acks.stream().anyMatch(a -> a.length() > 64))) {
       throw ApiError.badRequest("Field 'acked_command_ids' must list at most " + MAX_ACKS + " command ids");
@@ -212,6 +255,13 @@ final class AgentRoutes {
     return api.agents().byIdOrName(idOrName).compose(found -> {
       JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + idOrName + "' not found; register again"));
       api.guard().agent(ctx, agent);
+      if (Flags.isTrue(agent.getValue("is_test_agent"))) {
+        throw ApiError.conflict("'" + agent.getString("name") + "' is a test agent, simulated by this server;"
+            + " it takes no heartbeats");
+      }
+      if (api.mutualTls()) {
+        ClientCertificates.requireFor(ctx, api.ca(), api.guard(), agent.getString("name"));
+      }
       String id = agent.getString("id");
       JsonObject request = new JsonObject().put("agent_id", id).put("metrics", metrics);
       if (acks != null) {
@@ -224,6 +274,16 @@ final class AgentRoutes {
     });
   }
 
+  /** A finite number from 0 to {@code max}, or null when absent; 400 naming the field otherwise. */
+  private static Double bounded(Body body, String field, double max) {
+    Double value = body.optNumber(field, null);
+    if (value != null && (value < 0 || value > max)) {
+      throw ApiError.badRequest("Field '" + field + "' must be between 0 and "
+          + (max == Math.rint(max) && max < 1e6 ? String.valueOf((long) max) : String.valueOf(max)));
+    }
+    return value;
+  }
+
   private Future<Void> agentStatusEvent(String id, String name, String status) {
     return api.events().append(id, EventType.AGENT_STATUS,
         new JsonObject().put("agent_id", id).put("name", name).put("status", status)).mapEmpty();
@@ -234,7 +294,7 @@ final class AgentRoutes {
   private Future<?> certificate(RoutingContext ctx) {
     Body body = Body.of(ctx);
     String csr = body.requireString("csr");
-    String name = limit("name", body.requireString("name"), 255);
+    String name = TextFields.line("name", body.requireString("name"), 255);
     return api.agents().byName(name).compose(existing -> {
       JsonObject agent = existing.orElse(null);
       if (agent == null && api.guard().hasGlobalToken()) {
@@ -288,7 +348,7 @@ final class AgentRoutes {
   private Future<Void> requireNameIsNoAgentId(String name) {
     return api.agents().byIdIncludingDeleted(name).map(other -> {
       if (other.isPresent()) {
-        throw ApiError.conflict("'" + name + "' is the id of another agent; choose another name");
+        throw ApiError.conflict("The name '" + name + "' is the id of another agent; choose another name");
       }
       return null;
     });
@@ -315,9 +375,9 @@ final class AgentRoutes {
         throw ApiError.badRequest("Unknown field '" + key + "'; an agent's name, notes and tags can be changed");
       }
     }
-    String newName = body.has("name") ? limit("name", body.requireString("name"), 255) : null;
-    String notes = limit("notes", body.optString("notes", null), 10_000);
-    List<String> tags = body.optStringList("tags");
+    String newName = body.has("name") ? TextFields.line("name", body.requireString("name"), 255) : null;
+    String notes = TextFields.text("notes", body.optString("notes", null), 10_000);
+    List<String> tags = TextFields.lines("tags", body.optStringList("tags"), 64);
     String id = ctx.pathParam("id");
     return requireAgent(id).compose(agent -> {
       String name = newName == null ? agent.getString("name") : newName;
@@ -357,7 +417,7 @@ final class AgentRoutes {
   private Future<?> createTestAgent(RoutingContext ctx) {
     api.guard().global(ctx);
     Body body = Body.of(ctx);
-    String name = limit("name", body.requireString("name"), 255);
+    String name = TextFields.line("name", body.requireString("name"), 255);
     String arch = body.optString("cpu_arch", "amd64");
     CpuArch cpuArch = CpuArch.parse(arch)
         .orElseThrow(() -> ApiError.badRequest("Field 'cpu_arch' must be amd64 (x86_64) or arm64 (aarch64)"));
@@ -365,12 +425,12 @@ final class AgentRoutes {
         .put("name", name)
         .put("hostname", "test-agent-" + name)
         .put("port", 0)
-        .put("gpu_info", limit("gpu_info", body.optString("gpu_info", "NVIDIA H100 80GB HBM3"), 1024))
+        .put("gpu_info", TextFields.line("gpu_info", body.optString("gpu_info", "NVIDIA H100 80GB HBM3"), 1024))
         .put("gpu_count", body.optInt("gpu_count", 1, 0, 64))
-        .put("cpu_info", limit("cpu_info", body.optString("cpu_info", "Simulated CPU"), 1024))
+        .put("cpu_info", TextFields.line("cpu_info", body.optString("cpu_info", "Simulated CPU"), 1024))
         .put("cpu_arch", cpuArch.wireName())
         .put("ram_gb", body.optInt("ram_gb", 64, 1, 65536))
-        .put("environment_type", limit("environment_type", body.optString("environment_type", "native_linux"), 64))
+        .put("environment_type", TextFields.line("environment_type", body.optString("environment_type", "native_linux"), 64))
         .put("agent_version", dev.svc.core.SvcVersion.version())
         .put("status", AgentStatus.IDLE.wireName())
         .put("is_test_agent", true);
@@ -390,7 +450,7 @@ final class AgentRoutes {
    */
   private Future<?> provision(RoutingContext ctx) {
     api.guard().global(ctx);
-    String name = limit("name", Body.of(ctx).requireString("name"), 255);
+    String name = TextFields.line("name", Body.of(ctx).requireString("name"), 255);
     String id = Ids.newId();
     String token = Ids.newToken();
     JsonObject fields = new JsonObject().put("id", id).put("name", name).put("hostname", name)
@@ -449,17 +509,21 @@ final class AgentRoutes {
   private Future<?> cleanup(RoutingContext ctx) {
     api.guard().global(ctx);
     Body body = Body.orEmpty(ctx);
-    String modelPath = QuickTestRoutes.checkPath("model_path", body.optString("model_path", ""), false);
+    String requested = body.optString("model_path", "");
     return requireAgent(ctx.pathParam("id")).compose(agent -> {
       if (Flags.isTrue(agent.getValue("is_test_agent"))) {
         throw ApiError.conflict("Test agents have no storage to clean up");
       }
-      String commandId = Ids.newId();
-      return api.commands().enqueue(commandId, agent.getString("id"), "cleanup_storage", null,
-          new JsonObject().put("model_path", modelPath)).map(v -> {
-            Replies.json(ctx, 202, new JsonObject().put("command_id", commandId).put("queued", true));
-            return null;
-          });
+      return api.agents().settings(agent.getString("id")).compose(settings -> {
+        String modelPath = ModelStoragePaths.cleanupTarget("model_path", requested,
+            settings.get(AgentSettings.MODEL_STORAGE_DIR));
+        String commandId = Ids.newId();
+        return api.commands().enqueue(commandId, agent.getString("id"), "cleanup_storage", null,
+            new JsonObject().put("model_path", modelPath)).map(v -> {
+              Replies.json(ctx, 202, new JsonObject().put("command_id", commandId).put("queued", true));
+              return null;
+            });
+      });
     });
   }
 

@@ -19,6 +19,8 @@ public final class ApiRouter {
     Router router = Router.router(api.vertx());
     BodyHandler body = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
     BodyHandler largeBody = BodyHandler.create(false).setBodyLimit(RESULT_BODY_LIMIT);
+    // first of all, for the dashboard too: the Host allowlist and the failed-authentication throttle
+    router.route().handler(RequestGate.of(api.guard(), api.agents()::tokenHashExists));
     router.route("/api/*").handler(ctx -> {
       ctx.response().putHeader("X-Content-Type-Options", "nosniff");
       try {

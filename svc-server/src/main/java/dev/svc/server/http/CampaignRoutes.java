@@ -58,8 +58,8 @@ final class CampaignRoutes {
   private Future<?> create(RoutingContext ctx) {
     api.guard().global(ctx);
     Body body = Body.of(ctx);
-    String name = AgentRoutes.limit("name", body.requireString("name"), 255);
-    String description = AgentRoutes.limit("description", body.optString("description", ""), 10_000);
+    String name = TextFields.line("name", body.requireString("name"), 255);
+    String description = TextFields.text("description", body.optString("description", ""), 10_000);
     String agentId = AgentRoutes.limit("agent_id", body.requireString("agent_id"), 64);
     JsonObject rawConfig = body.optObject("config");
     if (rawConfig == null) {
@@ -114,6 +114,7 @@ final class CampaignRoutes {
       if (name != null && !(name instanceof String)) {
         throw ApiError.badRequest("config.models[].name must be a string");
       }
+      TextFields.line("config.models[].name", (String) name, 1024);
       out.add(new JsonObject().put("name", name == null ? checked : name).put("path", checked));
     }
     return out;

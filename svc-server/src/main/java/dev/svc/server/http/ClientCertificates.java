@@ -9,14 +9,18 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * Mutual TLS for agents. Browsers share the HTTPS port without certificates, so the TLS layer only
- * requests one; registration and heartbeat enforce it here.
+ * requests one; registration and heartbeat enforce it here. A certificate names one agent (its
+ * subject CN, as {@code svc certs issue-agent <name>} and POST /api/v1/agents/certificate write it),
+ * and speaks only for that agent: a CA-signed certificate of agent B does not register or
+ * heartbeat agent A.
  */
 final class ClientCertificates {
 
   private ClientCertificates() {
   }
 
-  static void require(RoutingContext ctx, CertificateAuthority ca) {
+  /** The verified client certificate; 403 when there is none or the CA did not sign it. */
+  static X509Certificate require(RoutingContext ctx, CertificateAuthority ca) {
     if (!ctx.request().isSSL()) {
       throw ApiError.forbidden("Client certificate required");
     }
@@ -29,6 +33,23 @@ final class ClientCertificates {
     if (chain == null || chain.isEmpty() || !(chain.get(0) instanceof X509Certificate)
         || !ca.issued((X509Certificate) chain.get(0))) {
       throw ApiError.forbidden("Client certificate is not signed by this server's CA");
+    }
+    return (X509Certificate) chain.get(0);
+  }
+
+  /** As {@link #require}, and the certificate must name {@code agentName}; 403 naming both otherwise. */
+  static void requireFor(RoutingContext ctx, CertificateAuthority ca, Guard guard, String agentName) {
+    X509Certificate certificate = require(ctx, ca);
+    // the CN is shown in the error and the log: a foreign CA's odd one is not echoed as it is
+    String named = CertificateAuthority.agentName(certificate)
+        .map(cn -> dev.svc.core.TextRule.problem(cn, false) == null ? cn : "(unprintable name)").orElse(null);
+    if (named == null) {
+      throw guard.refuse(ctx, ApiError.forbidden("Client certificate names no agent (its subject has no single CN);"
+          + " issue one with 'svc certs issue-agent " + agentName + "'"), true);
+    }
+    if (!named.equals(agentName)) {
+      throw guard.refuse(ctx, ApiError.forbidden("Client certificate is issued to agent '" + named + "', not '"
+          + agentName + "'; each agent needs its own certificate ('svc certs issue-agent " + agentName + "')"), true);
     }
   }
 }

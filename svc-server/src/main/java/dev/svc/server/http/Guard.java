@@ -6,21 +6,72 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Authentication and CSRF rules of protocol.md section 9. "Global" endpoints need the server's
  * token (or a logged-in browser session) when one is set; "agent" endpoints also accept the
  * agent's own token. Browser-style state changes (a session cookie, or Origin / Sec-Fetch headers)
  * need the session's CSRF token unless a validated bearer token exempts them.
+ *
+ * <p>Every refusal is logged (client address, route, reason; never the presented secret), and a
+ * refused credential counts against its address in the {@link AuthThrottle}.
  */
 public final class Guard {
 
+  private static final Logger LOG = LoggerFactory.getLogger(Guard.class);
+
   private final String globalToken;
   private final Sessions sessions;
+  private final HostAllowlist hosts;
+  private final AuthThrottle throttle;
 
-  public Guard(String globalToken, Sessions sessions) {
+  public Guard(String globalToken, Sessions sessions, HostAllowlist hosts, AuthThrottle throttle) {
     this.globalToken = globalToken == null || globalToken.isBlank() ? null : globalToken;
     this.sessions = sessions;
+    this.hosts = hosts;
+    this.throttle = throttle;
+  }
+
+  public HostAllowlist hosts() {
+    return hosts;
+  }
+
+  public AuthThrottle throttle() {
+    return throttle;
+  }
+
+  /** The client's address as the throttle counts it. */
+  static String clientKey(RoutingContext ctx) {
+    var remote = ctx.request().remoteAddress();
+    return AuthThrottle.key(remote == null ? null : remote.hostAddress());
+  }
+
+  /**
+   * Logs a refused request and returns {@code error} to throw. {@code credentialRefused}: the
+   * request presented a token (or certificate) that was wrong, which counts against its address.
+   */
+  public ApiError refuse(RoutingContext ctx, ApiError error, boolean credentialRefused) {
+    String address = clientKey(ctx);
+    if (credentialRefused) {
+      throttle.failure(address);
+    }
+    LOG.warn("Authentication refused: {} {} from {}: {} ({})", ctx.request().method(), ctx.request().path(), address,
+        error.status(), error.getMessage());
+    return error;
+  }
+
+  /**
+   * Whether {@code token} is the server's token, for the login form and POST /api/v1/session; a
+   * wrong one is logged and counted like any refused credential.
+   */
+  public boolean checkLogin(RoutingContext ctx, String token) {
+    if (token != null && isGlobalToken(token)) {
+      return true;
+    }
+    refuse(ctx, ApiError.forbidden("Invalid token"), token != null);
+    return false;
   }
 
   public boolean hasGlobalToken() {
@@ -56,14 +107,14 @@ public final class Guard {
         return;
       }
       if (globalToken != null) {
-        throw ApiError.forbidden("Invalid token");
+        throw refuse(ctx, ApiError.forbidden("Invalid token"), true);
       }
       csrf(ctx);
       return;
     }
     Optional<Sessions.Session> session = sessions.read(ctx);
     if (globalToken != null && session.map(s -> !s.authenticated()).orElse(true)) {
-      throw ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'");
+      throw refuse(ctx, ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'"), false);
     }
     csrf(ctx);
   }
@@ -80,7 +131,7 @@ public final class Guard {
         return;
       }
       if (globalToken != null || hash != null) {
-        throw ApiError.forbidden("Invalid token");
+        throw refuse(ctx, ApiError.forbidden("Invalid token"), true);
       }
       csrf(ctx);
       return;
@@ -88,7 +139,7 @@ public final class Guard {
     Optional<Sessions.Session> session = sessions.read(ctx);
     boolean loggedIn = session.map(Sessions.Session::authenticated).orElse(false);
     if (!loggedIn && (globalToken != null || hash != null)) {
-      throw ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'");
+      throw refuse(ctx, ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'"), false);
     }
     csrf(ctx);
   }
@@ -115,7 +166,8 @@ public final class Guard {
         if (sessions.read(ctx).map(Sessions.Session::authenticated).orElse(false)) {
           ctx.next();
         } else {
-          ctx.fail(ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'"));
+          ctx.fail(refuse(ctx, ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'"),
+              false));
         }
         return;
       }
@@ -125,7 +177,7 @@ public final class Guard {
         } else if (ar.result()) {
           ctx.next();
         } else {
-          ctx.fail(ApiError.forbidden("Invalid token"));
+          ctx.fail(refuse(ctx, ApiError.forbidden("Invalid token"), true));
         }
       });
     };
@@ -144,7 +196,7 @@ public final class Guard {
       return;
     }
     if (session.isEmpty() || !sessions.csrfValid(ctx, session.get())) {
-      throw ApiError.forbidden("CSRF token missing or invalid");
+      throw refuse(ctx, ApiError.forbidden("CSRF token missing or invalid"), false);
     }
   }
 }

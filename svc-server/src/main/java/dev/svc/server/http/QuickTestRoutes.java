@@ -59,9 +59,7 @@ final class QuickTestRoutes {
     if (path.length() > 4096) {
       throw ApiError.badRequest("Field '" + field + "' must be at most 4096 characters");
     }
-    if (path.chars().anyMatch(c -> c < 0x20)) {
-      throw ApiError.badRequest("Field '" + field + "' must not contain control characters");
-    }
+    TextFields.line(field, path, 4096);
     // percent-encoded dots and separators count too: "%2e%2e%2f" is "../" to anything that URL-decodes the path
     String decoded = path.replaceAll("(?i)%2e", ".").replaceAll("(?i)%2f|%5c", "/");
     for (String segment : decoded.split("[/\\\\]")) {

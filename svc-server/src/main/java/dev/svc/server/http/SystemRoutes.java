@@ -49,7 +49,7 @@ final class SystemRoutes {
     if (!api.guard().hasGlobalToken()) {
       throw ApiError.conflict("This server has no auth token; no login is needed");
     }
-    if (!api.guard().isGlobalToken(token)) {
+    if (!api.guard().checkLogin(ctx, token)) {
       throw ApiError.forbidden("Invalid token");
     }
     Sessions.Session session = api.guard().sessions().issue(ctx, true);

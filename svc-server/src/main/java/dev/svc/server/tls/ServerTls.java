@@ -43,6 +43,7 @@ public final class ServerTls {
     CertificateAuthority clientCa = ca;
     if (config.tlsCa() != null) {
       Path key = config.tlsCa().resolveSibling("ca-key.pem");
+      dev.svc.core.home.PrivateFiles.warnIfShared(key);
       clientCa = Files.isRegularFile(key) && !config.tlsCa().equals(ca.caFile())
           ? CertificateAuthority.load(config.tlsCa(), key) : CertificateAuthority.trustOnly(config.tlsCa());
     }
@@ -50,6 +51,8 @@ public final class ServerTls {
       if (config.tlsCert() == null || config.tlsKey() == null) {
         throw new IllegalArgumentException("--tls-cert and --tls-key must be given together");
       }
+      // a key svc does not own is not changed, only reported when others can read it
+      dev.svc.core.home.PrivateFiles.warnIfShared(config.tlsKey());
       return new ServerTls(ca, clientCa, read(config.tlsCert()), read(config.tlsKey()),
           "custom certificate " + config.tlsCert());
     }
@@ -74,6 +77,26 @@ public final class ServerTls {
             .setKeyValue(io.vertx.core.buffer.Buffer.buffer(keyPem)))
         .setTrustOptions(new PemTrustOptions().addCertValue(io.vertx.core.buffer.Buffer.buffer(clientCa.certificatePem())))
         .setClientAuth(ClientAuth.REQUEST);
+  }
+
+  /** The DNS names and IP addresses in the server certificate's subject alternative names. */
+  public java.util.List<String> certificateNames() {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    try {
+      var certificate = dev.svc.core.tls.Pem.parseCertificate(certPem);
+      var sans = certificate.getSubjectAlternativeNames();
+      if (sans != null) {
+        for (java.util.List<?> san : sans) {
+          Object type = san.get(0);
+          if ((Integer.valueOf(2).equals(type) || Integer.valueOf(7).equals(type)) && san.get(1) instanceof String) {
+            names.add((String) san.get(1));
+          }
+        }
+      }
+    } catch (java.security.cert.CertificateParsingException | RuntimeException e) {
+      // a certificate without readable names adds none; the configured names still apply
+    }
+    return names;
   }
 
   /** The CA that issues agent certificates and whose fingerprint is printed. */

@@ -47,7 +47,7 @@ final class LoginPage {
       return;
     }
     String token = ctx.request().getFormAttribute("token");
-    if (token == null || !guard.isGlobalToken(token.trim())) {
+    if (!guard.checkLogin(ctx, token == null ? null : token.trim())) {
       renderer.render(ctx, 403, "login", "login", Map.of("error", "Wrong token."));
       return;
     }

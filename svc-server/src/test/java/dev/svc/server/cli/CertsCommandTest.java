@@ -32,6 +32,9 @@ class CertsCommandTest {
     assertThat(Pem.readPrivateKey(dir.resolve("client-key.pem"))).isNotNull();
     assertThat(Files.getPosixFilePermissions(dir.resolve("client-key.pem")))
         .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+    // the directory holding the key is the agent's alone too
+    assertThat(Files.getPosixFilePermissions(dir)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ,
+        PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
     assertThat(Files.readString(dir.resolve("ca.pem"))).contains("BEGIN CERTIFICATE");
   }
 

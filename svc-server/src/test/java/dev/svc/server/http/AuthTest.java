@@ -33,7 +33,8 @@ class AuthTest {
 
   @BeforeAll
   void start() {
-    server = TestServer.start(home, new TestServer.Options().authToken(TOKEN));
+    // this class sends every route a wrong token on purpose; the failure throttle has its own test (AuthThrottleTest)
+    server = TestServer.start(home, new TestServer.Options().authToken(TOKEN).env("SVC_AUTH_MAX_FAILURES", "1000"));
   }
 
   @AfterAll

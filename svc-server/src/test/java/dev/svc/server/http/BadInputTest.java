@@ -92,6 +92,8 @@ class BadInputTest {
   private TestServer server;
   private TestServer authServer;
   private WebClient agentHttp;
+  /** One client certificate per agent name: a certificate speaks only for the agent it names. */
+  private final Map<String, WebClient> agentClients = new java.util.HashMap<>();
   private List<String> routes;
 
   private String realAgent;
@@ -130,10 +132,10 @@ class BadInputTest {
     // the JSON-error contract is the API's: dashboard pages (HTML) are only swept for server faults
     routes = List.copyOf(new LinkedHashSet<>(server.running().routes().stream().filter(r -> r.contains(" /api/")).toList()));
 
-    realAgent = ok(send(agentHttp, HttpMethod.POST, "/api/v1/agents/register", null,
+    realAgent = ok(send(agentClient("bad-input-real"), HttpMethod.POST, "/api/v1/agents/register", null,
         new JsonObject().put("name", "bad-input-real").put("hostname", "host-1").put("cpu_arch", "x86_64")), 201)
         .getString("agent_id");
-    tokenAgent = ok(send(agentHttp, HttpMethod.POST, "/api/v1/agents/register", AGENT_TOKEN,
+    tokenAgent = ok(send(agentClient("bad-input-tokened"), HttpMethod.POST, "/api/v1/agents/register", AGENT_TOKEN,
         new JsonObject().put("name", "bad-input-tokened").put("hostname", "host-2")), 201).getString("agent_id");
     testAgentName = "bad-input-sim";
     testAgent = ok(post("/api/v1/agents/test", new JsonObject().put("name", testAgentName).put("cpu_arch", "amd64")), 201)
@@ -165,6 +167,32 @@ class BadInputTest {
     if (authServer != null) {
       authServer.close();
     }
+  }
+
+  private WebClient agentClient(String name) {
+    return agentClients.computeIfAbsent(name, server::agentClient);
+  }
+
+  /** The client of a case: the certificate of the agent it registers or heartbeats as, when it names one. */
+  private WebClient clientFor(Case c) {
+    if (!c.agentCert()) {
+      return server.client();
+    }
+    if (c.uri().equals("/api/v1/agents/register") && c.body() instanceof JsonObject
+        && ((JsonObject) c.body()).getValue("name") instanceof String) {
+      try {
+        return agentClient(((JsonObject) c.body()).getString("name").trim());
+      } catch (IllegalArgumentException noCertificateForThatName) {
+        return agentHttp; // blank or too long for a certificate: the body is refused first anyway
+      }
+    }
+    if (c.uri().startsWith("/api/v1/agents/" + realAgent + "/")) {
+      return agentClient("bad-input-real");
+    }
+    if (c.uri().startsWith("/api/v1/agents/" + tokenAgent + "/")) {
+      return agentClient("bad-input-tokened");
+    }
+    return agentHttp;
   }
 
   private String submitTest(String agentId) {
@@ -713,7 +741,7 @@ class BadInputTest {
       }
       return;
     }
-    HttpResponse<Buffer> response = TestServer.send(c.agentCert() ? agentHttp : server.client(), c.method(), c.uri(),
+    HttpResponse<Buffer> response = TestServer.send(clientFor(c), c.method(), c.uri(),
         null, c.body(), c.headers() == null ? MultiMap.caseInsensitiveMultiMap() : c.headers());
     String body = response.bodyAsString();
     assertThat(response.statusCode()).as("%s: status (body %s)", c, abbreviate(body)).isEqualTo(c.expected());

@@ -192,15 +192,18 @@ class AdminPagesTest {
     TestServer server = servers.start();
     String hostile = "<img src=x onerror=alert(1)>\"'";
     String id = registerAgent(hostile);
+    // kitt_image must be an image reference now; a path setting still takes any printable text
     assertThat(server.put("/api/v1/agents/" + id + "/settings", null,
-        new JsonObject().put("kitt_image", "\"><script>alert(2)</script>")).statusCode()).isEqualTo(200);
+        new JsonObject().put("kitt_image", "\"><script>alert(2)</script>")).statusCode()).isEqualTo(400);
+    assertThat(server.put("/api/v1/agents/" + id + "/settings", null,
+        new JsonObject().put("model_share_mount", "/mnt/\"><script>alert(2)</script>")).statusCode()).isEqualTo(200);
     for (String path : new String[] {"/agents", "/agents/" + id}) {
       String html = page(path);
       assertThat(html).as(path).doesNotContain("<img src=x", "<script>alert(2)</script>")
           .contains("&lt;img src=x onerror=alert(1)&gt;");
     }
-    assertThat(tag(page("/agents/" + id), "name=\"kitt_image\""))
-        .contains("value=\"&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;\"");
+    assertThat(tag(page("/agents/" + id), "name=\"model_share_mount\""))
+        .contains("value=\"/mnt/&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;\"");
   }
 
   // --- global settings ---

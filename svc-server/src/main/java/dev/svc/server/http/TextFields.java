@@ -1,0 +1,47 @@
+package dev.svc.server.http;
+
+import dev.svc.core.TextRule;
+import java.util.List;
+
+/**
+ * Text fields people read back (names, hostnames, notes, tags, descriptions), checked by the one
+ * rule in {@link TextRule}: no control characters, ANSI escapes, bidi overrides or other format
+ * characters; 400 naming the field otherwise. Lengths are checked here too, so one call does both.
+ */
+public final class TextFields {
+
+  private TextFields() {
+  }
+
+  /** A one-line value (a name, a hostname, a tag); null passes through. */
+  public static String line(String field, String value, int max) {
+    return check(field, value, max, false);
+  }
+
+  /** Free text that may span lines (notes, a description); null passes through. */
+  public static String text(String field, String value, int max) {
+    return check(field, value, max, true);
+  }
+
+  /** Each entry of a list of one-line values (tags, capabilities); null passes through. */
+  public static List<String> lines(String field, List<String> values, int maxEach) {
+    if (values != null) {
+      values.forEach(v -> line(field, v, maxEach));
+    }
+    return values;
+  }
+
+  private static String check(String field, String value, int max, boolean multiLine) {
+    if (value == null) {
+      return null;
+    }
+    if (value.length() > max) {
+      throw ApiError.badRequest("Field '" + field + "' must be at most " + max + " characters");
+    }
+    String problem = TextRule.fieldProblem(field, value, multiLine);
+    if (problem != null) {
+      throw ApiError.badRequest(problem);
+    }
+    return value;
+  }
+}
