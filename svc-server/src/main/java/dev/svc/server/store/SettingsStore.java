@@ -42,15 +42,4 @@ public final class SettingsStore {
       return chain;
     });
   }
-
-  /** Returns the stored value, storing {@code candidate} first when the key is absent. */
-  public Future<String> getOrCreate(String key, String candidate) {
-    return all().compose(all -> {
-      String existing = all.get(key);
-      if (existing != null) {
-        return Future.succeededFuture(existing);
-      }
-      return Sql.update(pool, INSERT, Tuple.of(key, candidate, Timestamps.now())).map(n -> candidate);
-    });
-  }
 }

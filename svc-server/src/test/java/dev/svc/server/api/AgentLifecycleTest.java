@@ -205,7 +205,7 @@ class AgentLifecycleTest {
       String id = registerRealAgent(server, "gpu-node-1");
 
       HttpResponse<Buffer> queued = server.post("/api/v1/agents/" + id + "/cleanup",
-          new JsonObject().put("model_path", "/home/svc/.svc/models/llama-8b"));
+          new JsonObject().put("model_path", "~/.svc/models/llama-8b")); // inside its model storage directory
 
       assertThat(queued.statusCode()).isEqualTo(202);
       String commandId = queued.bodyAsJsonObject().getString("command_id");
@@ -220,7 +220,7 @@ class AgentLifecycleTest {
           .filter(c -> commandId.equals(c.getString("command_id"))).findFirst().orElse(null);
       assertThat(cleanup).as("cleanup command in %s", commands).isNotNull();
       assertThat(cleanup.getString("type")).isEqualTo("cleanup_storage");
-      assertThat(cleanup.getJsonObject("payload").getString("model_path")).isEqualTo("/home/svc/.svc/models/llama-8b");
+      assertThat(cleanup.getJsonObject("payload").getString("model_path")).isEqualTo("~/.svc/models/llama-8b");
     }
   }
 

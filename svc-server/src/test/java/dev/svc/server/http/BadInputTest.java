@@ -145,7 +145,8 @@ class BadInputTest {
 
     // Tests that the fixtures move themselves belong to the real agent: a test agent's are simulated.
     completedTest = submitTest(realAgent);
-    ok(send(agentHttp, HttpMethod.POST, "/api/v1/agents/" + realAgent + "/heartbeat", null, new JsonObject()), 200);
+    ok(send(agentClient("bad-input-real"), HttpMethod.POST, "/api/v1/agents/" + realAgent + "/heartbeat", null,
+        new JsonObject()), 200);
     ok(post("/api/v1/quicktest/" + completedTest + "/status", new JsonObject().put("status", "running")), 200);
     ok(post("/api/v1/quicktest/" + completedTest + "/status", new JsonObject().put("status", "completed")), 200);
     queuedTest = submitTest(realAgent);

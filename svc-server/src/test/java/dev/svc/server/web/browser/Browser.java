@@ -25,6 +25,7 @@ import java.util.logging.Level;
 import java.util.stream.Stream;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -213,9 +214,13 @@ public final class Browser implements AutoCloseable {
     return waitFor(what, WAIT, condition);
   }
 
+  /**
+   * Waits until the condition gives a value (not null, not false). An element the page replaced while
+   * the condition read it (pages refresh their live sections) makes it try again rather than fail.
+   */
   public <T> T waitFor(String what, Duration timeout, Function<WebDriver, T> condition) {
     return new WebDriverWait(driver, timeout, Duration.ofMillis(50)).withMessage(() -> "waiting for " + what
-        + " on " + driver.getCurrentUrl()).until(condition);
+        + " on " + driver.getCurrentUrl()).ignoring(StaleElementReferenceException.class).until(condition);
   }
 
   /** Waits for an element to be displayed and returns it. */

@@ -163,11 +163,13 @@ class DashboardFlowBrowserTest {
     String mark = browser.markPage();
     liveLog("#test-status", "quick test " + testId, mark);
     browser.waitFor("status completed", RUN, d -> statusText("#test-status").equals("completed"));
-    WebElement link = browser.waitFor("a#result-link", d -> browser.visible("a#result-link").stream().findFirst().orElse(null));
+    // the page refreshes its result card a few times after the end: read the link inside the wait
+    String href = browser.waitFor("a#result-link", d -> browser.visible("a#result-link").stream().findFirst()
+        .map(a -> a.getAttribute("href")).orElse(null));
     assertThat(browser.samePage(mark)).as("the page was never reloaded").isTrue();
     assertThat(browser.find("#test-status").getAttribute("class")).contains("status-completed");
     String resultId = server.get("/api/v1/quicktest/" + testId).bodyAsJsonObject().getString("result_id");
-    assertThat(link.getAttribute("href")).isEqualTo(browser.origin() + "/results/" + resultId);
+    assertThat(href).isEqualTo(browser.origin() + "/results/" + resultId);
     int stored = server.get("/api/v1/quicktest/" + testId + "/logs").bodyAsJsonObject().getJsonArray("lines").size();
     browser.waitFor("every stored line shown once (" + stored + ")", d -> browser.all("#log .line").size() == stored);
     browser.checkPage("flow-quicktest-detail");
@@ -175,8 +177,10 @@ class DashboardFlowBrowserTest {
     browser.waitLoaded();
     browser.waitFor("the stored lines after a reload", d -> browser.all("#log .line").size() == stored);
     assertThat(statusText("#test-status")).isEqualTo("completed");
-    link = browser.waitVisible("a#result-link");
-    link.click();
+    browser.waitFor("the result link clicked", d -> browser.visible("a#result-link").stream().findFirst().map(a -> {
+      a.click();
+      return true;
+    }).orElse(null));
     browser.waitFor("the result page", d -> browser.path().equals("/results/" + resultId));
     return resultId;
   }
