@@ -3,7 +3,9 @@ package dev.svc.server.store;
 import dev.svc.core.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import io.vertx.jdbcclient.JDBCPool;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.List;
@@ -31,9 +33,15 @@ public final class EventStore {
   /** Stores an event through {@code client} (a transaction's connection). */
   public Future<JsonObject> insert(SqlClient client, String sourceId, String type, JsonObject data) {
     String now = Timestamps.now();
-    return Sql.row(client, INSERT, Tuple.of(sourceId, type, data.encode(), now)).map(row -> new JsonObject()
-        .put("id", row.orElseThrow().getLong("id")).put("source_id", sourceId).put("type", type)
-        .put("data", data).put("created_at", now));
+    return client.preparedQuery(INSERT).execute(Tuple.of(sourceId, type, data.encode(), now)).map(rows -> {
+      // SQLite's driver returns the RETURNING row; PostgreSQL's, through vertx-jdbc, the generated keys
+      Row row = rows.iterator().hasNext() ? rows.iterator().next() : rows.property(JDBCPool.GENERATED_KEYS);
+      if (row == null) {
+        throw new IllegalStateException("The database returned no id for a new event");
+      }
+      return new JsonObject().put("id", row.getLong(0)).put("source_id", sourceId).put("type", type)
+          .put("data", data).put("created_at", now);
+    });
   }
 
   public Future<List<JsonObject>> after(long id, int limit) {
