@@ -2,10 +2,12 @@ package dev.svc.core.home;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
@@ -31,6 +33,7 @@ public final class PrivateFiles {
 
   public static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
   public static final Set<PosixFilePermission> OWNER_DIRECTORY = PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> READABLE_FILE = PosixFilePermissions.fromString("rw-r--r--");
 
   private static final Set<PosixFilePermission> GROUP_OR_OTHERS = EnumSet.of(
       PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE,
@@ -141,14 +144,33 @@ public final class PrivateFiles {
 
   /** Writes {@code content} to {@code file}, replacing it; owner-only from the first byte. */
   public static void write(Path file, String content) {
+    write(file, content, OWNER_FILE);
+  }
+
+  /**
+   * Writes {@code content} (a certificate, nothing secret) to {@code file}, replacing it, readable
+   * by all once complete; its directory, when made here, is owner-only.
+   */
+  public static void writeReadable(Path file, String content) {
+    write(file, content, READABLE_FILE);
+  }
+
+  // through an owner-only temporary sibling, so a crash never leaves a half-written file behind
+  private static void write(Path file, String content, Set<PosixFilePermission> permissions) {
     Path target = file.toAbsolutePath().normalize();
     Path dir = createMissing(target.getParent());
     Path tmp = null;
     try {
       tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp", attributes(dir, OWNER_FILE));
       Files.writeString(tmp, content);
-      Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      if (posix(dir) && !permissions.equals(OWNER_FILE)) {
+        Files.setPosixFilePermissions(tmp, permissions);
+      }
+      try {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
       tmp = null;
     } catch (IOException e) {
       throw new UncheckedIOException("Could not write " + target, e);

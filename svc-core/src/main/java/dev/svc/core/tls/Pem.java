@@ -1,5 +1,6 @@
 package dev.svc.core.tls;
 
+import dev.svc.core.home.PrivateFiles;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -92,12 +93,12 @@ public final class Pem {
 
   /** Replaces the file atomically; the certificate stays world-readable. */
   public static void writeCertificate(Path file, X509Certificate certificate) {
-    AtomicWrites.writeReadable(file, encodeCertificate(certificate));
+    PrivateFiles.writeReadable(file, encodeCertificate(certificate));
   }
 
   /** Replaces the file atomically, readable by its owner only where the file system has POSIX permissions. */
   public static void writePrivateKey(Path file, PrivateKey key) {
-    AtomicWrites.writeOwnerOnly(file, encodePrivateKey(key));
+    PrivateFiles.write(file, encodePrivateKey(key));
   }
 
   static String encode(String type, byte[] der) {
