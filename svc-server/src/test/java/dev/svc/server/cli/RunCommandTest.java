@@ -192,12 +192,16 @@ class RunCommandTest {
    * <ul>
    * <li>Every request's TTFT is at least its prompt_ms, by causality: both are durations on the
    * one kernel's monotonic clock (µs rounding aside). This holds on any machine.
-   * <li>What lies outside prompt_ms is work done at the machine's speed, which prompt_ms measures
-   * too (the same prompt and model every time), plus a few thread wake-ups and the loopback. So its
-   * median is bounded by 3 ms (wake-ups: a busy core can hold each for a scheduler tick) plus half
-   * the median prompt_ms. Measured here: about 2 ms outside beside a prompt_ms of about 10 ms on an
-   * idle machine; 7.6 ms beside 60 ms with the machine's load average at 8. A machine twice as slow
-   * doubles both (4 ms against a bound of 13 ms); one twice as fast halves both (1 ms against 5.5 ms).
+   * <li>What lies outside prompt_ms is partly work done at the machine's speed, which prompt_ms
+   * measures too (the same prompt and model every time), partly fixed: thread wake-ups (four
+   * hand-offs between threads and processes, each of which a busy core can hold for a scheduler
+   * tick) and the loopback. So its median is bounded by 10 ms plus half the median prompt_ms.
+   * Measured on 2 cores: about 2.2 ms beside a prompt_ms of 10.1 ms (p50s 12.2 and 10.1 ms in a
+   * run that failed the old 20 % bound), 6.9 ms beside 15.5 ms on an idle machine (where the old
+   * bound failed too), 7.6 ms beside 60 ms at a load average of 8,
+   * 12.3 ms beside 192 ms with the other core kept busy. If the outside part were all fixed, a
+   * machine twice as fast would still meet the bound (6.9 ms against 13.9 ms); if it all scaled,
+   * one twice as slow would too (13.8 ms against 25.5 ms).
    * <li>The decode-time difference is the same kind of delay (a chunk's way out), bounded the same.
    * </ul>
    * The median, not every request: a single request can lose several ms to the hypervisor or a
@@ -221,7 +225,7 @@ class RunCommandTest {
           .isGreaterThanOrEqualTo(prompt[i] - 0.002);
     }
     double promptP50 = DistributionSummary.of(prompt).p50();
-    double bound = 3 + 0.5 * promptP50;
+    double bound = 10 + 0.5 * promptP50;
     assertThat(DistributionSummary.of(outsidePrompt).p50())
         .as("median of client TTFT - prompt_ms in ms, of %s; median prompt_ms %s ms", Arrays.toString(outsidePrompt),
             promptP50)
