@@ -9,15 +9,22 @@ import dev.svc.bench.emulator.EmulatorOptions;
 import dev.svc.bench.emulator.EngineEmulator;
 import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadRunner;
+import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.measure.RunMetrics;
 import dev.svc.bench.measure.Slo;
 import dev.svc.bench.run.SuiteRun;
+import dev.svc.core.metrics.DistributionSummary;
 import dev.svc.core.metrics.MetricKeys;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
+import dev.svc.engines.codec.ServerTimings;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,12 +33,24 @@ class MeasurementAccuracyTest extends VertxTest {
 
   private EngineEmulator emulator;
   private StreamingClient client;
+  /**
+   * The emulator's own Vert.x, as in a process of its own: on the client's, the emulator's event
+   * loop would also carry some of the client's connections, and read requests late while it
+   * served them.
+   */
+  private Vertx emulatorVertx;
 
   @BeforeEach
   void start() throws Exception {
-    emulator = await(EngineEmulator.start(vertx, EmulatorOptions.instant(0).withTiming(50, 10, 64)), 10);
+    emulatorVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    emulator = await(EngineEmulator.start(emulatorVertx, EmulatorOptions.instant(0).withTiming(50, 10, 64)), 10);
     client = StreamingClient.connectionPerRequest(vertx, "127.0.0.1", emulator.port(), 30_000);
-    SuiteRun.compileRequestPath(vertx);
+    SuiteRun.compileRequestPath(vertx); // the client's and the emulator's code: one JVM, one JIT
+  }
+
+  @AfterEach
+  void stopEmulator() throws Exception {
+    await(emulatorVertx.close(), 10);
   }
 
   private static RequestSpec completion(int i) {
@@ -39,19 +58,56 @@ class MeasurementAccuracyTest extends VertxTest {
         GenerationRequest.completion(EngineEmulator.MODEL_ID, "count to ten " + i, 128));
   }
 
-  private JsonObject measure(LoadModel model, int count) throws Exception {
+  private List<RequestRecord> run(LoadModel model, int count) throws Exception {
     LoadRunner.Run run = await(new LoadRunner(vertx, client).run(model, count, 2, 42, MeasurementAccuracyTest::completion),
         120);
     assertThat(run.warmup()).hasSize(2);
     assertThat(run.measured()).hasSize(count).allSatisfy(r -> assertThat(r.error()).isNull());
-    return RunMetrics.of(run.measured(), Slo.NONE);
+    return run.measured();
+  }
+
+  private JsonObject measure(LoadModel model, int count) throws Exception {
+    return RunMetrics.of(run(model, count), Slo.NONE);
+  }
+
+  /**
+   * The client's TTFT and TPOT against what the emulator did, request by request: its timings
+   * (the last chunk's, as llama.cpp's) say how long it took from reading the request to writing the
+   * first token (prompt_ms: the planned 50 ms plus its own lateness) and from the first token to the
+   * last (predicted_ms). The client's TTFT holds prompt_ms plus the request's and the first chunk's
+   * way through the kernel and both processes; its decode time (E2E - TTFT) differs from
+   * predicted_ms by the last chunks' way less the first's. The medians of those differences are the
+   * client's own error: within ±2 ms for TTFT and ±0.5 ms for TPOT (issue 6's bounds), on a machine
+   * of any speed, since the emulator's lateness, which a busy or slow machine adds, is its own and
+   * is taken out. And causality holds for every request: no TTFT is shorter than prompt_ms. The
+   * emulator's own lateness is not bounded here: how late a timer fires on a busy machine is not
+   * the client's doing (EmulatorLatenessTest shows that it is reported).
+   */
+  private static JsonObject assertTheClientMeasuresWhatTheEmulatorDid(List<RequestRecord> records) {
+    double[] ttftError = new double[records.size()];
+    double[] tpotError = new double[records.size()];
+    for (int i = 0; i < records.size(); i++) {
+      RequestRecord r = records.get(i);
+      ServerTimings emulator = r.server();
+      assertThat(emulator).as("the emulator's timings of request %d", i).isNotNull();
+      assertThat(emulator.promptMs()).as("the emulator is never early").isGreaterThanOrEqualTo(50.0);
+      assertThat(r.ttftMs()).as("request %d: TTFT against the emulator's prompt_ms", i)
+          .isGreaterThanOrEqualTo(emulator.promptMs() - 0.001);
+      ttftError[i] = r.ttftMs() - emulator.promptMs();
+      tpotError[i] = r.tpotMs() - emulator.perTokenMs();
+    }
+    double ttft = DistributionSummary.of(ttftError).p50();
+    double tpot = DistributionSummary.of(tpotError).p50();
+    assertThat(ttft).as("median of TTFT - the emulator's prompt_ms (ms)").isCloseTo(0.0, within(2.0));
+    assertThat(tpot).as("median of TPOT - the emulator's time per token (ms)").isCloseTo(0.0, within(0.5));
+    JsonObject metrics = RunMetrics.of(records, Slo.NONE);
+    assertThat(metrics.getJsonObject(MetricKeys.SERVER_TIMINGS).getInteger("requests")).isEqualTo(records.size());
+    return metrics;
   }
 
   @Test
   void sequentialTtftAndTpotMatchTheEmulatorsTiming() throws Exception {
-    JsonObject metrics = measure(LoadModel.SEQUENTIAL, 20);
-    assertThat(metrics.getJsonObject(MetricKeys.TTFT_MS).getDouble(MetricKeys.P50)).isCloseTo(50.0, within(2.0));
-    assertThat(metrics.getJsonObject(MetricKeys.TPOT_MS).getDouble(MetricKeys.P50)).isCloseTo(10.0, within(0.5));
+    JsonObject metrics = assertTheClientMeasuresWhatTheEmulatorDid(run(LoadModel.SEQUENTIAL, 20));
     assertThat(metrics.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(20L * 64);
     assertThat(metrics.getString(MetricKeys.TOKEN_COUNT_SOURCE)).isEqualTo(MetricKeys.TOKEN_COUNT_USAGE);
     assertThat(metrics.getLong(MetricKeys.TOTAL_ITERATIONS)).isEqualTo(20);
@@ -59,9 +115,7 @@ class MeasurementAccuracyTest extends VertxTest {
 
   @Test
   void sixteenConcurrentStreamsKeepTheirTiming() throws Exception {
-    JsonObject metrics = measure(LoadModel.concurrency(16), 64);
-    assertThat(metrics.getJsonObject(MetricKeys.TTFT_MS).getDouble(MetricKeys.P50)).isCloseTo(50.0, within(2.0));
-    assertThat(metrics.getJsonObject(MetricKeys.TPOT_MS).getDouble(MetricKeys.P50)).isCloseTo(10.0, within(0.5));
+    JsonObject metrics = assertTheClientMeasuresWhatTheEmulatorDid(run(LoadModel.concurrency(16), 64));
     assertThat(metrics.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(64L * 64);
   }
 

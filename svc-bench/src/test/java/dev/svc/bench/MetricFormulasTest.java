@@ -11,6 +11,7 @@ import dev.svc.bench.measure.RequestRecord.TokenSource;
 import dev.svc.bench.measure.RunMetrics;
 import dev.svc.bench.measure.Slo;
 import dev.svc.core.metrics.MetricKeys;
+import dev.svc.engines.codec.ServerTimings;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,21 @@ class MetricFormulasTest {
     assertThat(metrics.getLong(MetricKeys.TPOT_EXCLUDED)).isEqualTo(1);
     assertThat(metrics.getJsonObject(MetricKeys.TPOT_MS).getDouble(MetricKeys.P50)).isEqualTo(10.0);
     assertThat(metrics.containsKey(MetricKeys.QUEUEING_DELAY_MS)).as("closed loop has no schedule").isFalse();
+  }
+
+  @Test
+  void theEnginesDecodeRateCountsDecodeStepsAsTheClientsTpotDoes() {
+    // 4 tokens, the first at 40 ms and the last at 70 ms: 3 decode steps of 10 ms on both sides.
+    // llama.cpp's timings say the same: predicted_ms 30 from the first token to the last, predicted_n 4.
+    RequestRecord r = new RequestRecord(RequestRecord.UNSCHEDULED, 0, new long[] {40 * MS, 50 * MS, 60 * MS, 70 * MS},
+        70 * MS, 4, 10, TokenSource.USAGE, "", null, new ServerTimings(38.0, 30.0, 4));
+    JsonObject metrics = RunMetrics.of(List.of(r), Slo.NONE);
+    JsonObject server = metrics.getJsonObject(MetricKeys.SERVER_TIMINGS);
+    assertThat(metrics.getJsonObject(MetricKeys.TPOT_MS).getDouble(MetricKeys.P50)).isEqualTo(10.0);
+    assertThat(server.getJsonObject("predicted_per_token_ms").getDouble(MetricKeys.P50)).isEqualTo(10.0);
+    assertThat(server.getJsonObject(MetricKeys.DECODE_RATE_TPS).getDouble(MetricKeys.P50))
+        .isEqualTo(metrics.getJsonObject(MetricKeys.DECODE_RATE_TPS).getDouble(MetricKeys.P50)).isEqualTo(100.0);
+    assertThat(server.getJsonObject("prompt_ms").getDouble(MetricKeys.P50)).isEqualTo(38.0);
   }
 
   @Test

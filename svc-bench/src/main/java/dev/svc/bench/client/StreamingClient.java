@@ -156,8 +156,8 @@ public final class StreamingClient {
             + (b.succeeded() ? abbreviate(b.result().toString()) : response.statusMessage())));
         return;
       }
-      response.exceptionHandler(e -> fail("Stream broken: " + e.getMessage()));
       if (!spec.streaming()) {
+        response.exceptionHandler(e -> fail("Stream broken: " + e.getMessage()));
         response.body().onComplete(b -> {
           if (b.failed()) {
             fail("Response failed: " + b.cause().getMessage());
@@ -197,11 +197,24 @@ public final class StreamingClient {
           }
         }
       });
+      // Each read is stamped as it happens and parsed once the event loop has read every
+      // connection that had data: when many streams' chunks come at once (a burst of first tokens,
+      // or streams in step), a chunk's arrival time then no longer includes the parsing of the
+      // chunks read before it on the same loop. The end and a failure queue behind the reads
+      // before them, so that nothing is parsed after the request was finished.
+      Context loop = Vertx.currentContext();
       response.handler(buffer -> {
-        arrival = System.nanoTime();
-        lines.handle(buffer);
+        long at = System.nanoTime();
+        loop.runOnContext(v -> {
+          arrival = at;
+          lines.handle(buffer);
+        });
       });
-      response.endHandler(v -> finish(System.nanoTime()));
+      response.endHandler(v -> {
+        long at = System.nanoTime();
+        loop.runOnContext(x -> finish(at));
+      });
+      response.exceptionHandler(e -> loop.runOnContext(x -> fail("Stream broken: " + e.getMessage())));
     }
 
     private void take(StreamDecoder.Chunk chunk, long at) {

@@ -42,12 +42,18 @@ record Completion(boolean chat, boolean stream, boolean includeUsage, String id,
 
   /** Token i's chunk carrying {@code text} instead of the planned piece (the emulator's clock stamps). */
   Buffer tokenChunk(int i, String text) {
+    return tokenChunk(i, text, null);
+  }
+
+  /** Token i's chunk carrying {@code text}, and {@code timings} (llama.cpp's field) unless null. */
+  Buffer tokenChunk(int i, String text, JsonObject timings) {
     boolean last = i == pieces.size() - 1;
     JsonObject choice = chat
         ? new JsonObject().put("index", 0).put("delta", new JsonObject().put("content", text))
         : new JsonObject().put("index", 0).put("text", text).putNull("logprobs");
     choice.put("finish_reason", last ? finishReason() : null);
-    return event(chunk(choice));
+    JsonObject chunk = chunk(choice);
+    return event(timings == null ? chunk : chunk.put("timings", timings));
   }
 
   /** After the last token: the usage chunk when asked for, then [DONE]. */

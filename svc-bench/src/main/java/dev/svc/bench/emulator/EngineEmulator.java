@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,16 +24,37 @@ import java.util.concurrent.atomic.AtomicLong;
  * due at an absolute time planned from the request's arrival (first after TTFT, then one every
  * inter-token delay), so late timers never accumulate into drift. {@link #stall} holds every
  * response still to be written until the stall ends.
+ * <p>It keeps account of its own lateness, so that a client's figures can be told apart from the
+ * emulator's: how late each stream's first token and each token was written against its plan
+ * ({@link #lateness()}, also {@code GET /stats}), and, like llama.cpp, a streamed answer's last
+ * token carries {@code timings}: {@code prompt_ms} from the request's arrival to the first token's
+ * write (the TTFT plus the emulator's lateness) and {@code predicted_ms} from the first token's
+ * write to the last's. What it cannot see directly is how long a request waited in its socket
+ * before it read it: while requests are open, a probe timer due every millisecond on its event
+ * loop measures how late that loop runs (its loop lag: busy with other requests, paused by a
+ * collection, or waiting for a core), and a request that arrives meanwhile waits about as long
+ * to be read. The client's TTFT minus {@code prompt_ms} is that wait plus the kernel's and the
+ * client's own delays.
  */
 public final class EngineEmulator {
 
   public static final String MODEL_ID = "emulator";
   private static final String STAMP_MARK = "@stamp@";
+  /** The loop-lag probe's period: fine enough to see a stall of a millisecond; a thousand timers a second while requests are open. */
+  private static final long PROBE_NANOS = 1_000_000;
 
   private final Vertx vertx;
   private final EmulatorOptions options;
   private final SplittableRandom random;
   private final AtomicLong served = new AtomicLong();
+  private final Lateness firstTokens = new Lateness();
+  private final Lateness tokens = new Lateness();
+  private final Lateness loopLag = new Lateness();
+  /** Responses being written now; the loop-lag probe runs while there are any. */
+  private final AtomicInteger open = new AtomicInteger();
+  private final AtomicBoolean probing = new AtomicBoolean();
+  /** The same since the last {@link #window()}. */
+  private volatile Window window = new Window();
   private volatile long stallUntil = Long.MIN_VALUE;
   private HttpServer server;
 
@@ -57,6 +80,82 @@ public final class EngineEmulator {
     return served.get();
   }
 
+  /**
+   * How late it was, since it started: each stream's first token and every token written against
+   * its plan, and its event loop's lag while requests were open (how long a request arriving then
+   * waited to be read).
+   */
+  public record LatenessReport(long requests, Lateness.Summary firstToken, Lateness.Summary token,
+      Lateness.Summary loopLag) {
+
+    public JsonObject toJson() {
+      return new JsonObject().put("requests", requests).put("first_token_late_ms", firstToken.toJson())
+          .put("token_late_ms", token.toJson()).put("loop_lag_ms", loopLag.toJson());
+    }
+
+    /** One line: "N requests; first token late p50 …; every token late p50 …; event loop late p50 …". */
+    public String brief() {
+      return requests + " requests; first token late " + firstToken.brief() + "; every token late " + token.brief()
+          + "; event loop late " + loopLag.brief();
+    }
+  }
+
+  /** Its lateness against its plan since it started (deliberate {@link #stall}s are part of the plan). */
+  public LatenessReport lateness() {
+    return new LatenessReport(served.get(), firstTokens.summary(), tokens.summary(), loopLag.summary());
+  }
+
+  /** Its lateness since the previous call (since it started, the first time), and a new window begins. */
+  public LatenessReport window() {
+    Window ended = window;
+    window = new Window();
+    return new LatenessReport(ended.served.get(), ended.firstTokens.summary(), ended.tokens.summary(),
+        ended.loopLag.summary());
+  }
+
+  private static final class Window {
+    final AtomicLong served = new AtomicLong();
+    final Lateness firstTokens = new Lateness();
+    final Lateness tokens = new Lateness();
+    final Lateness loopLag = new Lateness();
+  }
+
+  /** A response begins: the probe starts if it is not running. */
+  private void opened() {
+    open.incrementAndGet();
+    if (probing.compareAndSet(false, true)) {
+      probe(System.nanoTime() + PROBE_NANOS);
+    }
+  }
+
+  /** One tick of the probe, due at {@code due}: how late it ran, then the next tick while responses are open. */
+  private void probe(long due) {
+    vertx.timer(Math.max(1, due - System.nanoTime()), TimeUnit.NANOSECONDS).onComplete(t -> {
+      long now = System.nanoTime();
+      long lag = now - due;
+      loopLag.record(lag);
+      window.loopLag.record(lag);
+      if (open.get() > 0) {
+        probe(now + PROBE_NANOS);
+      } else {
+        probing.set(false);
+        if (open.get() > 0 && probing.compareAndSet(false, true)) { // one opened just now
+          probe(now + PROBE_NANOS);
+        }
+      }
+    });
+  }
+
+  private void late(long nanos, boolean first) {
+    Window current = window;
+    tokens.record(nanos);
+    current.tokens.record(nanos);
+    if (first) {
+      firstTokens.record(nanos);
+      current.firstTokens.record(nanos);
+    }
+  }
+
   /** Holds every response byte still to be written until {@code duration} from now. */
   public void stall(Duration duration) {
     stallUntil = System.nanoTime() + duration.toNanos();
@@ -67,9 +166,12 @@ public final class EngineEmulator {
   }
 
   private void handle(HttpServerRequest request) {
+    // the plan starts when the request is first seen, not when its body has been read
+    long arrival = System.nanoTime();
     String path = request.path();
     switch (path) {
       case "/health" -> json(request.response(), 200, new JsonObject().put("status", "ok"));
+      case "/stats" -> json(request.response(), 200, lateness().toJson());
       case "/v1/models" -> json(request.response(), 200, new JsonObject().put("object", "list")
           .put("data", new JsonArray().add(new JsonObject().put("id", MODEL_ID).put("object", "model").put("owned_by", "svc"))));
       case "/v1/completions", "/v1/chat/completions" -> {
@@ -77,15 +179,14 @@ public final class EngineEmulator {
           error(request.response(), 405, "Use POST for " + path);
           return;
         }
-        request.body().onSuccess(body -> generate(request, body, path.endsWith("chat/completions")))
+        request.body().onSuccess(body -> generate(request, body, path.endsWith("chat/completions"), arrival))
             .onFailure(e -> error(request.response(), 400, "Cannot read the request body"));
       }
       default -> error(request.response(), 404, "Not found: " + path);
     }
   }
 
-  private void generate(HttpServerRequest request, Buffer body, boolean chat) {
-    long arrival = System.nanoTime();
+  private void generate(HttpServerRequest request, Buffer body, boolean chat, long arrival) {
     JsonObject json;
     try {
       json = body.toJsonObject();
@@ -101,8 +202,13 @@ public final class EngineEmulator {
       return;
     }
     served.incrementAndGet();
+    window.served.incrementAndGet();
     Emission emission = new Emission(request.response(), completion);
-    request.response().closeHandler(v -> emission.closed = true);
+    request.response().closeHandler(v -> {
+      emission.closed = true;
+      emission.finished();
+    });
+    opened();
     emission.begin();
   }
 
@@ -112,7 +218,9 @@ public final class EngineEmulator {
     private final Completion completion;
     private int next;
     private long lastDue;
+    private long firstWrite;
     private Buffer[] template;
+    private boolean finished;
     boolean closed;
 
     Emission(HttpServerResponse response, Completion completion) {
@@ -149,12 +257,37 @@ public final class EngineEmulator {
           return;
         }
         lastDue = due;
-        response.write(options.stamps() ? stamped(next) : completion.tokenChunk(next));
+        late(now - due, next == 0);
+        if (next == 0) {
+          firstWrite = now;
+        }
+        response.write(chunk(next));
         next++;
       }
       if (!closed) {
         response.end(completion.tail());
       }
+      finished();
+    }
+
+    /** Its response is written or its connection gone: it counts as open no more. */
+    void finished() {
+      if (!finished) {
+        finished = true;
+        open.decrementAndGet();
+      }
+    }
+
+    /** Token i's chunk; the last one carries the emulator's timings of the request, as llama.cpp's does. */
+    private Buffer chunk(int i) {
+      if (i < completion.pieces().size() - 1) {
+        return options.stamps() ? stamped(i) : completion.tokenChunk(i);
+      }
+      long now = System.nanoTime();
+      JsonObject timings = new JsonObject().put("prompt_n", completion.promptTokens())
+          .put("prompt_ms", (firstWrite - completion.arrival()) / 1e6)
+          .put("predicted_n", completion.pieces().size()).put("predicted_ms", (now - firstWrite) / 1e6);
+      return completion.tokenChunk(i, options.stamps() ? " " + now : completion.pieces().get(i), timings);
     }
 
     /**
@@ -163,9 +296,6 @@ public final class EngineEmulator {
      * emulator's own work stays small beside the client it measures.
      */
     private Buffer stamped(int i) {
-      if (i == completion.pieces().size() - 1) {
-        return completion.tokenChunk(i, " " + System.nanoTime());
-      }
       if (template == null) {
         String json = completion.tokenChunk(i, STAMP_MARK).toString();
         int at = json.indexOf(STAMP_MARK);
@@ -183,8 +313,11 @@ public final class EngineEmulator {
 
     private void finishWhole() {
       if (!closed) {
+        // a whole answer is one write: its lateness counts as its first token's and as a token's
+        late(System.nanoTime() - Math.max(lastDue, stallUntil), true);
         json(response, 200, completion.whole());
       }
+      finished();
     }
 
     private void at(long due, Runnable action) {

@@ -53,9 +53,10 @@ public final class RunMetrics {
 
     List<RequestRecord> timed = done.stream().filter(r -> r.server() != null).toList();
     if (!timed.isEmpty()) {
-      // the engine's own account, beside the client's: prompt time, and tokens/s while generating
+      // the engine's own account, beside the client's: prompt time, time per decode step, and tokens/s while generating
       out.put(MetricKeys.SERVER_TIMINGS, new JsonObject()
           .put("prompt_ms", summary(timed, r -> r.server().promptMs()))
+          .put("predicted_per_token_ms", summary(timed, r -> r.server().perTokenMs()))
           .put(MetricKeys.DECODE_RATE_TPS, summary(timed, r -> r.server().decodeTokensPerSecond()))
           .put("requests", timed.size()));
     }

@@ -22,7 +22,8 @@ import java.util.zip.GZIPOutputStream;
  * Writes a run's output directory: {@code metrics.json}, {@code hardware.json} (the system info),
  * {@code config.json} (what was asked), {@code summary.md} (for people) and
  * {@code requests.jsonl.gz} (one line per measured request, times in ms from the benchmark's first
- * send; a swept benchmark's lines carry their step's {@code load}). Blocking.
+ * send, with the engine's own timings of it where it gives them; a swept benchmark's lines carry
+ * their step's {@code load}). Blocking.
  */
 public final class RunOutput {
 
@@ -81,6 +82,11 @@ public final class RunOutput {
         .put("t_end_ms", ms(r.end() - origin)).put("chunks_ms", chunks)
         .put("output_tokens", r.outputTokens()).put("prompt_tokens", r.promptTokens())
         .put("token_count_source", r.tokenSource().name().toLowerCase(Locale.ROOT));
+    if (r.server() != null) {
+      // the engine's own account of this request, in llama.cpp's names, to set beside the client's times
+      out.put(MetricKeys.SERVER_TIMINGS, new JsonObject().put("prompt_ms", r.server().promptMs())
+          .put("predicted_ms", r.server().predictedMs()).put("predicted_n", r.server().predictedTokens()));
+    }
     if (!r.ok()) {
       out.put("error", r.error());
     }

@@ -90,7 +90,8 @@ class HealthCheckTest {
     URI url = serve(List.of(new Answer(503, "{}")));
 
     Optional<HealthCheck.Failure> failure =
-        check(Duration.ofMillis(300)).await(url, HealthSuccess.STATUS_200, Optional::empty, log);
+        // 2 s: more than 3 checks 10-40 ms apart even where each local request takes hundreds of ms
+        check(Duration.ofSeconds(2)).await(url, HealthSuccess.STATUS_200, Optional::empty, log);
 
     assertThat(failure).get().isInstanceOfSatisfying(HealthCheck.TimedOut.class, timedOut -> {
       assertThat(timedOut.lastAnswer()).isEqualTo("503 (still loading)");

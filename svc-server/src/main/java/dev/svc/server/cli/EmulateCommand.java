@@ -5,12 +5,20 @@ import dev.svc.bench.emulator.EngineEmulator;
 import dev.svc.bench.run.SuiteRun;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import dev.svc.core.Timestamps;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code svc engines emulate}: an OpenAI-compatible engine with exact timing, until interrupted. */
+/**
+ * {@code svc engines emulate}: an OpenAI-compatible engine with exact timing, until interrupted.
+ * It reports its own lateness against its plan (a line every {@code --report-s} seconds with
+ * traffic, {@code GET /stats}, a summary on exit), so that a client's figures can be told apart
+ * from the emulator's.
+ */
 @Command(name = "emulate", mixinStandardHelpOptions = true,
     description = "Serve an OpenAI-compatible streaming engine with exact, configurable timing (no GPU needed).")
 public final class EmulateCommand implements java.util.concurrent.Callable<Integer> {
@@ -37,10 +45,17 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the jitter (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(names = "--report-s", defaultValue = "10", description = "Print its own lateness every this many seconds in"
+      + " which it served requests, 0 for only on exit (default: ${DEFAULT-VALUE}).")
+  int reportS;
+
   @Override
   public Integer call() throws Exception {
     EmulatorOptions options;
     try {
+      if (reportS < 0) {
+        throw new IllegalArgumentException("--report-s must not be negative, got " + reportS);
+      }
       options = new EmulatorOptions(host, port, ttftMs, itlMs, tokens, jitterMs, seed, null);
     } catch (IllegalArgumentException e) {
       System.err.println("svc engines emulate: " + e.getMessage());
@@ -60,12 +75,31 @@ public final class EmulateCommand implements java.util.concurrent.Callable<Integ
     // its TTFT): compile the emulator's path against a second, private emulator before saying it is
     // ready, so that the first requests keep the timing as well as the later ones.
     SuiteRun.compileRequestPath(vertx);
+    emulator.window(); // nothing served yet: begin the first window now
     System.out.printf("Emulating an OpenAI-compatible engine on http://%s:%d (TTFT %s ms, inter-token %s ms, %d tokens, "
         + "jitter ±%s ms); Ctrl-C stops it.%n", host, emulator.port(), plain(ttftMs), plain(itlMs), tokens, plain(jitterMs));
     System.out.flush();
+    // Its own lateness, so that a client's figures can be told apart from the emulator's. Printed
+    // from a thread of its own: a blocked standard output must never hold the event loop.
+    ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "emulate-report");
+      thread.setDaemon(true);
+      return thread;
+    });
+    if (reportS > 0) {
+      reporter.scheduleAtFixedRate(() -> {
+        EngineEmulator.LatenessReport window = emulator.window();
+        if (window.requests() > 0 || window.token().count() > 0) {
+          System.out.println(Timestamps.now() + " last " + reportS + " s: " + window.brief());
+        }
+      }, reportS, reportS, TimeUnit.SECONDS);
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      reporter.shutdownNow();
       vertx.close().toCompletionStage().toCompletableFuture().orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
+      System.out.println("Stopped after " + emulator.lateness().brief());
+      System.out.flush();
       stopped.countDown();
     }));
     stopped.await();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.bench.emulator.EmulatorOptions;
 import dev.svc.bench.emulator.EngineEmulator;
 import com.github.dockerjava.api.DockerClient;
+import dev.svc.core.metrics.DistributionSummary;
 import dev.svc.core.metrics.MetricKeys;
 import dev.svc.engines.fixtures.LlamaServerBinary;
 import dev.svc.engines.fixtures.LlamaServerImage;
@@ -14,13 +15,17 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,7 +144,7 @@ class RunCommandTest {
     Path home = temp.resolve("docker-home");
     LlamaServerImage.writeEngineOverride(home);
     Files.createDirectories(temp.resolve("models"));
-    // the timing shape: its prompts take tens of ms, so TTFT can be compared with the server's prompt time
+    // the timing shape: its prompt time is most of its TTFT, so that the comparison below is about the engine's work
     Path model = TinyLlamaGguf.write(temp.resolve("models/tiny.gguf"), TinyLlamaGguf.Shape.TIMING, 42L);
     Path out = temp.resolve("llama");
     try {
@@ -163,23 +168,79 @@ class RunCommandTest {
       // the tiny model never emits EOS: every request runs to exactly max_tokens (latency: 30 × 64)
       JsonObject latency = results.getJsonObject(1).getJsonObject(MetricKeys.METRICS);
       assertThat(latency.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(30L * 64);
-      // the decode rate and TTFT the client measured agree with llama.cpp's own timings within 20 %:
-      // llama.cpp sends the first token as soon as the prompt is processed, so its TTFT is prompt_ms
       JsonObject server = latency.getJsonObject(MetricKeys.SERVER_TIMINGS);
       assertThat(server.getInteger("requests")).isEqualTo(30);
-      double serverRate = server.getJsonObject(MetricKeys.DECODE_RATE_TPS).getDouble(MetricKeys.P50);
-      double clientRate = latency.getJsonObject(MetricKeys.DECODE_RATE_TPS).getDouble(MetricKeys.P50);
-      assertThat(clientRate).as("client decode rate p50 %s tokens/s against llama.cpp's %s", clientRate, serverRate)
-          .isCloseTo(serverRate, org.assertj.core.data.Percentage.withPercentage(20));
-      double serverTtft = server.getJsonObject("prompt_ms").getDouble(MetricKeys.P50);
-      double clientTtft = latency.getJsonObject(MetricKeys.TTFT_MS).getDouble(MetricKeys.P50);
-      assertThat(serverTtft).as("prompt time of the timing model").isGreaterThan(10);
-      assertThat(clientTtft).as("client TTFT p50 %s ms against llama.cpp's prompt_ms p50 %s ms", clientTtft, serverTtft)
-          .isCloseTo(serverTtft, org.assertj.core.data.Percentage.withPercentage(20));
+      assertTheClientsTimesAgreeWithLlamaCpps(requestLines(out.resolve("requests.jsonl.gz"), "latency"));
     } finally {
       assertThat(docker.listContainersCmd().withShowAll(true).exec())
           .as("containers left behind").noneMatch(c -> LlamaServerImage.TAG.equals(c.getImage())
               && Arrays.stream(c.getNames()).anyMatch(n -> n.startsWith("/kitt-")));
+    }
+  }
+
+  /**
+   * The client's TTFT and decode time against llama.cpp's own account of the same requests, like
+   * with like, request by request (requests.jsonl.gz keeps both).
+   * <p>llama.cpp's {@code prompt_ms} runs from the moment its slot starts on a request to the
+   * sampling of the first token, which comes from the prompt's last batch with no decode step of
+   * its own (server-common.h: "the first token is free"); {@code predicted_ms} runs from that
+   * token to the last, over predicted_n - 1 decode steps. The client's TTFT holds all of prompt_ms
+   * plus what lies outside it: sending the request, llama-server's HTTP thread reading and
+   * tokenizing it and handing it to the slot loop, the hand-off back, the SSE write and the client
+   * reading the chunk. Its decode time (end of stream minus first chunk, the numerator of TPOT)
+   * differs from predicted_ms by the way out of the last chunks less that of the first.
+   * <ul>
+   * <li>Every request's TTFT is at least its prompt_ms, by causality: both are durations on the
+   * one kernel's monotonic clock (µs rounding aside). This holds on any machine.
+   * <li>What lies outside prompt_ms is partly work done at the machine's speed, which prompt_ms
+   * measures too (the same prompt and model every time), partly fixed: thread wake-ups (four
+   * hand-offs between threads and processes, each of which a busy core can hold for a scheduler
+   * tick) and the loopback. So its median is bounded by 10 ms plus half the median prompt_ms.
+   * Measured on 2 cores: about 2.2 ms beside a prompt_ms of 10.1 ms (p50s 12.2 and 10.1 ms in a
+   * run that failed the old 20 % bound), 6.9 ms beside 15.5 ms on an idle machine (where the old
+   * bound failed too), 7.6 ms beside 60 ms at a load average of 8,
+   * 12.3 ms beside 192 ms with the other core kept busy. If the outside part were all fixed, a
+   * machine twice as fast would still meet the bound (6.9 ms against 13.9 ms); if it all scaled,
+   * one twice as slow would too (13.8 ms against 25.5 ms).
+   * <li>The decode-time difference is the same kind of delay (a chunk's way out), bounded the same.
+   * </ul>
+   * The median, not every request: a single request can lose several ms to the hypervisor or a
+   * scheduler tick on any machine. Nothing here assumes how fast the machine is; no bound on
+   * prompt_ms itself.
+   */
+  private static void assertTheClientsTimesAgreeWithLlamaCpps(List<JsonObject> requests) {
+    assertThat(requests).hasSize(30).allSatisfy(r -> assertThat(r.getJsonObject(MetricKeys.SERVER_TIMINGS)).isNotNull());
+    double[] prompt = new double[requests.size()];
+    double[] outsidePrompt = new double[requests.size()];
+    double[] decodeDifference = new double[requests.size()];
+    for (int i = 0; i < requests.size(); i++) {
+      JsonObject r = requests.get(i);
+      JsonObject server = r.getJsonObject(MetricKeys.SERVER_TIMINGS);
+      JsonArray chunks = r.getJsonArray("chunks_ms");
+      double ttft = chunks.getDouble(0) - r.getDouble("t_send_ms");
+      prompt[i] = server.getDouble("prompt_ms");
+      outsidePrompt[i] = ttft - prompt[i];
+      decodeDifference[i] = r.getDouble("t_end_ms") - chunks.getDouble(0) - server.getDouble("predicted_ms");
+      assertThat(ttft).as("request %d: client TTFT %s ms against llama.cpp's prompt_ms %s ms", i, ttft, prompt[i])
+          .isGreaterThanOrEqualTo(prompt[i] - 0.002);
+    }
+    double promptP50 = DistributionSummary.of(prompt).p50();
+    double bound = 10 + 0.5 * promptP50;
+    assertThat(DistributionSummary.of(outsidePrompt).p50())
+        .as("median of client TTFT - prompt_ms in ms, of %s; median prompt_ms %s ms", Arrays.toString(outsidePrompt),
+            promptP50)
+        .isLessThanOrEqualTo(bound);
+    assertThat(Math.abs(DistributionSummary.of(decodeDifference).p50()))
+        .as("median of client decode time - predicted_ms in ms, of %s; median prompt_ms %s ms",
+            Arrays.toString(decodeDifference), promptP50)
+        .isLessThanOrEqualTo(bound);
+  }
+
+  /** The lines of requests.jsonl.gz for one benchmark. */
+  private static List<JsonObject> requestLines(Path file, String benchmark) throws IOException {
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(JsonObject::new)
+          .filter(line -> benchmark.equals(line.getString("benchmark"))).toList();
     }
   }
 

@@ -64,18 +64,24 @@ class LiveServerAcceptanceTest {
         assertThat(statuses(stream).get(statuses(stream).size() - 1)).isEqualTo("completed");
         List<SseTestClient.Frame> logs = stream.frames("log");
         assertThat(logs).hasSizeGreaterThanOrEqualTo(10);
+        // Live, not in a burst: the lines arrive as paced, every gap but two (one line late, on a
+        // busy machine, lengthens the gap before it and shortens the one after).
+        List<Long> arrivalGapsMs = new ArrayList<>();
         for (int i = 1; i < logs.size(); i++) {
-          long gapMs = (logs.get(i).arrivedNanos() - logs.get(i - 1).arrivedNanos()) / 1_000_000;
-          assertThat(gapMs).as("arrival gap before line %d", i).isBetween(300L, 2_000L);
+          arrivalGapsMs.add((logs.get(i).arrivedNanos() - logs.get(i - 1).arrivedNanos()) / 1_000_000);
         }
+        assertThat(arrivalGapsMs.stream().filter(gap -> gap < 300 || gap > 2_000).count())
+            .as("arrival gaps outside 300-2,000 ms: %s", arrivalGapsMs).isLessThanOrEqualTo(2);
         // The server-side spacing, from the stored lines' timestamps, is the simulator's 0.5–1.5 s.
         JsonArray stored = server.get("/api/v1/quicktest/" + testId + "/logs").bodyAsJsonObject().getJsonArray("lines");
         assertThat(stored.stream().map(l -> ((JsonObject) l).getString("line")).toList()).isEqualTo(logLines(stream));
+        List<Long> storedGapsMs = new ArrayList<>();
         for (int i = 1; i < stored.size(); i++) {
-          long gapMs = Duration.between(Instant.parse(stored.getJsonObject(i - 1).getString("created_at")),
-              Instant.parse(stored.getJsonObject(i).getString("created_at"))).toMillis();
-          assertThat(gapMs).as("stored gap before line %d", i).isBetween(500L, 1_700L);
+          storedGapsMs.add(Duration.between(Instant.parse(stored.getJsonObject(i - 1).getString("created_at")),
+              Instant.parse(stored.getJsonObject(i).getString("created_at"))).toMillis());
         }
+        assertThat(storedGapsMs.stream().filter(gap -> gap < 500 || gap > 1_700).count())
+            .as("stored gaps outside 500-1,700 ms: %s", storedGapsMs).isLessThanOrEqualTo(2);
       }
 
       JsonObject results = server.get("/api/v1/results?engine=vllm").bodyAsJsonObject();
@@ -177,7 +183,10 @@ class LiveServerAcceptanceTest {
         stream.waitFor("3 lines of the first row", () -> logLines(stream).stream()
             .filter(l -> l.startsWith("[1/4] ")).count() >= 3);
         assertThat(server.post("/api/v1/campaigns/" + id + "/cancel", new JsonObject()).statusCode()).isEqualTo(200);
-        long rowLinesAtCancel = logLines(stream).stream().filter(l -> l.startsWith("[1/4] ")).count();
+        // the lines stored when the cancel was answered, not those the stream had delivered by then
+        // (on a busy machine, a line can be stored before the cancel and arrive after it)
+        long rowLinesAtCancel = server.get("/api/v1/campaigns/" + id + "/logs").bodyAsJsonObject().getJsonArray("lines")
+            .stream().filter(l -> ((JsonObject) l).getString("line").startsWith("[1/4] ")).count();
         assertThat(stream.awaitEnd()).isEqualTo("end");
         assertThat(statuses(stream)).endsWith("cancelled");
         long rowLinesAfter = logLines(stream).stream().filter(l -> l.startsWith("[1/4] ")).count();

@@ -56,7 +56,10 @@ class TestAgentSimulatorTest {
       for (int i = 1; i < logs.size(); i++) {
         gapsMs.add(TimeUnit.NANOSECONDS.toMillis(logs.get(i).nanos() - logs.get(i - 1).nanos()));
       }
-      assertThat(gapsMs).allSatisfy(gap -> assertThat(gap).isBetween(500 - JITTER_MS, 1500 + JITTER_MS));
+      // paced 0.5-1.5 s apart: every gap but two, since one line stored or delivered late (a busy
+      // machine, a collection) lengthens the gap before it and shortens the one after
+      assertThat(gapsMs.stream().filter(gap -> gap < 500 - JITTER_MS || gap > 1500 + JITTER_MS).count())
+          .as("gaps outside the pace: %s", gapsMs).isLessThanOrEqualTo(2);
       // stored exactly as streamed, in order
       JsonArray stored = server.get("/api/v1/quicktest/" + testId + "/logs").bodyAsJsonObject().getJsonArray("lines");
       assertThat(stored.stream().map(l -> ((JsonObject) l).getString("line")).toList())
