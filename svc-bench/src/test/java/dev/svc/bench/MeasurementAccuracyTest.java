@@ -43,7 +43,7 @@ class MeasurementAccuracyTest extends VertxTest {
   @BeforeEach
   void start() throws Exception {
     emulatorVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
-    emulator = await(EngineEmulator.start(emulatorVertx, EmulatorOptions.instant(0).withTiming(50, 10, 64)), 10);
+    emulator = await(EngineEmulator.start(emulatorVertx, EmulatorOptions.instant(0).withTiming(50, 10, 64).withStamps()), 10);
     client = StreamingClient.connectionPerRequest(vertx, "127.0.0.1", emulator.port(), 30_000);
     SuiteRun.compileRequestPath(vertx); // the client's and the emulator's code: one JVM, one JIT
   }
@@ -71,17 +71,15 @@ class MeasurementAccuracyTest extends VertxTest {
   }
 
   /**
-   * The client's TTFT and TPOT against what the emulator did, request by request: its timings
-   * (the last chunk's, as llama.cpp's) say how long it took from reading the request to writing the
-   * first token (prompt_ms: the planned 50 ms plus its own lateness) and from the first token to the
-   * last (predicted_ms). The client's TTFT holds prompt_ms plus the request's and the first chunk's
-   * way through the kernel and both processes; its decode time (E2E - TTFT) differs from
-   * predicted_ms by the last chunks' way less the first's. The medians of those differences are the
-   * client's own error: within ±2 ms for TTFT and ±0.5 ms for TPOT (issue 6's bounds), on a machine
-   * of any speed, since the emulator's lateness, which a busy or slow machine adds, is its own and
-   * is taken out. And causality holds for every request: no TTFT is shorter than prompt_ms. The
-   * emulator's own lateness is not bounded here: how late a timer fires on a busy machine is not
-   * the client's doing (EmulatorLatenessTest shows that it is reported).
+   * The client's TTFT and TPOT against what the emulator did, request by request. The emulator
+   * (in this JVM, on one monotonic clock) writes into each token the time it wrote it: the client's
+   * own error on the first token is its arrival time minus that stamp, the way through the kernel
+   * and the client — within ±2 ms at the median (issue 6's bound), on a machine of any speed. How
+   * long the emulator took to read the request and how late its timer fired are the engine's
+   * latency, which the client rightly counts in TTFT; they are not its error, so they are not
+   * bounded here (EmulatorLatenessTest shows the emulator reports them). The decode time (E2E -
+   * TTFT) is compared with the emulator's predicted_ms per token within ±0.5 ms. Causality holds
+   * for every request: no first token was written before its request was sent plus the planned 50 ms.
    */
   private static JsonObject assertTheClientMeasuresWhatTheEmulatorDid(List<RequestRecord> records) {
     double[] ttftError = new double[records.size()];
@@ -91,14 +89,16 @@ class MeasurementAccuracyTest extends VertxTest {
       ServerTimings emulator = r.server();
       assertThat(emulator).as("the emulator's timings of request %d", i).isNotNull();
       assertThat(emulator.promptMs()).as("the emulator is never early").isGreaterThanOrEqualTo(50.0);
-      assertThat(r.ttftMs()).as("request %d: TTFT against the emulator's prompt_ms", i)
-          .isGreaterThanOrEqualTo(emulator.promptMs() - 0.001);
-      ttftError[i] = r.ttftMs() - emulator.promptMs();
+      long firstWritten = Long.parseLong(r.text().trim().split(" ")[0]);
+      assertThat((firstWritten - r.send()) / 1e6).as("request %d: first token written after send + 50 ms", i)
+          .isGreaterThanOrEqualTo(50.0);
+      ttftError[i] = (r.chunks()[0] - firstWritten) / 1e6;
       tpotError[i] = r.tpotMs() - emulator.perTokenMs();
     }
     double ttft = DistributionSummary.of(ttftError).p50();
     double tpot = DistributionSummary.of(tpotError).p50();
-    assertThat(ttft).as("median of TTFT - the emulator's prompt_ms (ms)").isCloseTo(0.0, within(2.0));
+    assertThat(ttft).as("median of the first chunk's arrival - the emulator's write stamp (ms)")
+        .isCloseTo(0.0, within(2.0));
     assertThat(tpot).as("median of TPOT - the emulator's time per token (ms)").isCloseTo(0.0, within(0.5));
     JsonObject metrics = RunMetrics.of(records, Slo.NONE);
     assertThat(metrics.getJsonObject(MetricKeys.SERVER_TIMINGS).getInteger("requests")).isEqualTo(records.size());
