@@ -3,6 +3,7 @@ package dev.svc.server;
 import dev.svc.core.home.SvcHome;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.core.tls.IssuedKeyPair;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -19,6 +20,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /** A real svc server started in-process on 127.0.0.1 and an ephemeral port, with HTTP clients for it. */
 public final class TestServer implements AutoCloseable {
@@ -193,6 +196,20 @@ public final class TestServer implements AutoCloseable {
     WebClient c = WebClient.create(vertx, options);
     clients.add(c);
     return c;
+  }
+
+  /**
+   * Starts {@code n} requests at once (call {@code i} makes the i-th) and waits for every response,
+   * in the order of i; for the tests that race requests against each other.
+   */
+  public static List<HttpResponse<Buffer>> concurrently(int n, IntFunction<Future<HttpResponse<Buffer>>> call)
+      throws Exception {
+    List<Future<HttpResponse<Buffer>>> calls = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      calls.add(call.apply(i));
+    }
+    Future.join(calls).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    return calls.stream().map(Future::result).toList();
   }
 
   /** Sends a request and waits for the response (call from the test thread, never an event loop). */

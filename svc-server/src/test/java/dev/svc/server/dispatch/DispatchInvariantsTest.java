@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.svc.server.EventWaiter;
 import dev.svc.server.TestServer;
 import dev.svc.server.Timings;
-import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -64,7 +63,7 @@ class DispatchInvariantsTest {
       for (int i = 0; i < 3; i++) {
         queued.add(submit(agent, "/models/m" + i));
       }
-      List<HttpResponse<Buffer>> replies = concurrently(6, i -> server.client()
+      List<HttpResponse<Buffer>> replies = TestServer.concurrently(6, i -> server.client()
           .post("/api/v1/agents/" + agent + "/heartbeat").sendJsonObject(new JsonObject().put("status", "idle")));
       List<String> handedOut = new ArrayList<>();
       for (HttpResponse<Buffer> reply : replies) {
@@ -287,15 +286,6 @@ class DispatchInvariantsTest {
     return command;
   }
 
-  private List<HttpResponse<Buffer>> concurrently(int n, java.util.function.IntFunction<Future<HttpResponse<Buffer>>> call)
-      throws Exception {
-    List<Future<HttpResponse<Buffer>>> calls = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      calls.add(call.apply(i));
-    }
-    Future.all(calls).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    return calls.stream().map(Future::result).toList();
-  }
 
   private long count(String sql) throws SQLException {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + home.resolve("svc.db"));

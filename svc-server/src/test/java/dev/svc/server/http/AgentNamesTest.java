@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.TestServer;
 import dev.svc.server.TestServers;
-import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,7 +32,7 @@ class AgentNamesTest {
     TestServer server = servers.start();
     for (String path : List.of("/api/v1/agents/test", "/api/v1/agents")) {
       String name = "twin" + path.length();
-      List<HttpResponse<Buffer>> replies = concurrently(server, 10,
+      List<HttpResponse<Buffer>> replies = TestServer.concurrently(10,
           i -> server.client().post(path).sendJsonObject(new JsonObject().put("name", name)));
       assertThat(replies).extracting(HttpResponse::statusCode).as(path).containsOnly(201, 409);
       assertThat(replies).filteredOn(r -> r.statusCode() == 201).as(path).hasSize(1);
@@ -48,7 +45,7 @@ class AgentNamesTest {
   @Test
   void concurrentRegistrationsOfOneNameBecomeOneAgent() throws Exception {
     TestServer server = servers.start();
-    List<HttpResponse<Buffer>> replies = concurrently(server, 10, i -> server.client().post("/api/v1/agents/register")
+    List<HttpResponse<Buffer>> replies = TestServer.concurrently(10, i -> server.client().post("/api/v1/agents/register")
         .sendJsonObject(new JsonObject().put("name", "gpu-1").put("hostname", "gpu-1.lab")));
     assertThat(replies).extracting(HttpResponse::statusCode).containsOnly(201);
     assertThat(replies).extracting(r -> r.bodyAsJsonObject().getString("agent_id")).containsOnly(
@@ -87,15 +84,5 @@ class AgentNamesTest {
   private static List<JsonObject> agentsNamed(TestServer server, String name) {
     JsonArray agents = server.get("/api/v1/agents").bodyAsJsonArray();
     return agents.stream().map(a -> (JsonObject) a).filter(a -> name.equals(a.getString("name"))).toList();
-  }
-
-  private static List<HttpResponse<Buffer>> concurrently(TestServer server, int n,
-      IntFunction<Future<HttpResponse<Buffer>>> call) throws Exception {
-    List<Future<HttpResponse<Buffer>>> calls = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      calls.add(call.apply(i));
-    }
-    Future.join(calls).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    return calls.stream().map(Future::result).toList();
   }
 }
