@@ -1,19 +1,28 @@
 package dev.svc.agent;
 
+import dev.svc.bench.cli.RunCommand;
 import dev.svc.core.SvcVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The `svc-agent` command line. The daemon's commands arrive with the agent issue. */
+/** The `svc-agent` command line. */
 @Command(name = "svc-agent", mixinStandardHelpOptions = true, versionProvider = AgentCommand.Version.class,
-    description = "The svc agent daemon that runs benchmarks on a GPU host.")
+    description = "The svc agent daemon that runs benchmarks on a GPU host.",
+    subcommands = {RunCommand.class})
 public final class AgentCommand implements Runnable {
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new AgentCommand()).execute(args));
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command line with every subcommand; {@code run} is svc's own {@code svc run}, hidden (the local fallback). */
+  public static CommandLine commandLine() {
+    CommandLine line = new CommandLine(new AgentCommand());
+    line.getSubcommands().get("run").getCommandSpec().usageMessage().hidden(true);
+    return line;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.svc.server.cli;
 
+import dev.svc.bench.cli.RunCommand;
 import dev.svc.core.SvcVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,5 +1,7 @@
 package dev.svc.server.cli;
 
+import dev.svc.bench.cli.RunCommand;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.bench.emulator.EmulatorOptions;

@@ -1,4 +1,4 @@
-package dev.svc.server.cli;
+package dev.svc.bench.cli;
 
 import dev.svc.bench.hardware.MemoryTracker;
 import dev.svc.bench.hardware.NvidiaSmi;
@@ -52,7 +52,7 @@ import picocli.CommandLine.Option;
 public final class RunCommand implements Callable<Integer> {
 
   /** With --native, the engine process's output, in the results directory. */
-  static final String ENGINE_LOG = "engine.log";
+  public static final String ENGINE_LOG = "engine.log";
 
   @Option(names = {"-m", "--model"}, required = true, description = "Model path (a .gguf file or a model directory).")
   Path model;

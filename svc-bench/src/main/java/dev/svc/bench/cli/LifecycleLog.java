@@ -1,4 +1,4 @@
-package dev.svc.server.cli;
+package dev.svc.bench.cli;
 
 import dev.svc.engines.lifecycle.LogSink;
 import dev.svc.engines.lifecycle.NativeLifecycle;

@@ -1,0 +1,147 @@
+package dev.svc.agent.config;
+
+import dev.svc.core.home.PrivateFiles;
+import dev.svc.core.home.SvcHome;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * {@code ~/.svc/agent.yaml}, written by {@code svc-agent init} and read by every other command.
+ * The keys of the mission ({@code server}, {@code token}, {@code name}, {@code port}, model
+ * storage paths, {@code tls.cert/key/ca}) plus {@code ca_fingerprint}, the server CA pinned at
+ * init, and two tool paths whose real tools are the default ({@code nvidia_smi}, {@code mount}):
+ * hosts without a GPU or an NFS client, and tests, point them elsewhere.
+ */
+public record AgentConfig(String server, String token, String name, int port, String modelStorageDir,
+    String shareSource, String shareMount, String caFingerprint, Tls tls, String nvidiaSmi, String mount) {
+
+  public static final int DEFAULT_PORT = 8090;
+
+  /** Paths of the client certificate, its private key and the CA certificate (PEM); null when TLS is off. */
+  public record Tls(String cert, String key, String ca) {
+  }
+
+  public AgentConfig {
+    token = token == null ? "" : token;
+    modelStorageDir = blankToNull(modelStorageDir) == null ? "~/.svc/models" : modelStorageDir;
+    shareSource = shareSource == null ? "" : shareSource;
+    shareMount = shareMount == null ? "" : shareMount;
+    nvidiaSmi = blankToNull(nvidiaSmi) == null ? "nvidia-smi" : nvidiaSmi;
+    mount = blankToNull(mount) == null ? "mount" : mount;
+  }
+
+  /** The server's base URL without a trailing slash. */
+  public URI serverUri() {
+    return URI.create(server.endsWith("/") ? server.substring(0, server.length() - 1) : server);
+  }
+
+  public boolean https() {
+    return "https".equalsIgnoreCase(serverUri().getScheme());
+  }
+
+  public Path modelStoragePath() {
+    return SvcHome.expand(modelStorageDir);
+  }
+
+  public AgentConfig withName(String newName) {
+    return new AgentConfig(server, token, newName, port, modelStorageDir, shareSource, shareMount, caFingerprint, tls,
+        nvidiaSmi, mount);
+  }
+
+  /** Reads and checks the file; a missing or malformed file is an IllegalArgumentException saying what to do. */
+  public static AgentConfig load(Path file) {
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException("No agent configuration at " + file + ": run svc-agent init first");
+    }
+    Object parsed;
+    try {
+      parsed = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not read " + file, e);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(file + " is not valid YAML: " + e.getMessage());
+    }
+    if (!(parsed instanceof Map<?, ?> map)) {
+      throw new IllegalArgumentException(file + " must be a YAML mapping");
+    }
+    String server = string(map, "server", file);
+    if (server == null || !(server.startsWith("https://") || server.startsWith("http://"))) {
+      throw new IllegalArgumentException(file + ": 'server' must be an http:// or https:// URL");
+    }
+    String name = string(map, "name", file);
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException(file + ": 'name' is required");
+    }
+    Object port = map.get("port");
+    int portNumber = port == null ? DEFAULT_PORT : port instanceof Integer i ? i : -1;
+    if (portNumber < 1 || portNumber > 65535) {
+      throw new IllegalArgumentException(file + ": 'port' must be a number from 1 to 65535");
+    }
+    Tls tls = null;
+    if (map.get("tls") instanceof Map<?, ?> t) {
+      tls = new Tls(string(t, "cert", file), string(t, "key", file), string(t, "ca", file));
+    } else if (map.get("tls") != null) {
+      throw new IllegalArgumentException(file + ": 'tls' must be a mapping with cert, key and ca");
+    }
+    return new AgentConfig(server, string(map, "token", file), name, portNumber, string(map, "model_storage_dir", file),
+        string(map, "model_share_source", file), string(map, "model_share_mount", file), string(map, "ca_fingerprint", file),
+        tls, string(map, "nvidia_smi", file), string(map, "mount", file));
+  }
+
+  /** Writes the file owner-only (it holds the token), atomically. */
+  public void write(Path file) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("server", server);
+    out.put("token", token);
+    out.put("name", name);
+    out.put("port", port);
+    out.put("model_storage_dir", modelStorageDir);
+    out.put("model_share_source", shareSource);
+    out.put("model_share_mount", shareMount);
+    if (caFingerprint != null) {
+      out.put("ca_fingerprint", caFingerprint);
+    }
+    if (tls != null) {
+      Map<String, Object> t = new LinkedHashMap<>();
+      t.put("cert", tls.cert());
+      t.put("key", tls.key());
+      t.put("ca", tls.ca());
+      out.put("tls", t);
+    }
+    if (!"nvidia-smi".equals(nvidiaSmi)) {
+      out.put("nvidia_smi", nvidiaSmi);
+    }
+    if (!"mount".equals(mount)) {
+      out.put("mount", mount);
+    }
+    DumperOptions options = new DumperOptions();
+    options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+    String text = "# svc-agent configuration, written by svc-agent init\n" + new Yaml(options).dump(out);
+    PrivateFiles.write(file, text);
+  }
+
+  private static String string(Map<?, ?> map, String key, Path file) {
+    Object value = map.get(key);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+      return value.toString();
+    }
+    throw new IllegalArgumentException(file + ": '" + key + "' must be a string");
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
+  }
+}
