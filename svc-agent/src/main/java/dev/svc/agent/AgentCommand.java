@@ -1,5 +1,14 @@
 package dev.svc.agent;
 
+import dev.svc.agent.cli.BuildCommand;
+import dev.svc.agent.cli.InitCommand;
+import dev.svc.agent.cli.PreflightCommand;
+import dev.svc.agent.cli.ServiceCommand;
+import dev.svc.agent.cli.StartCommand;
+import dev.svc.agent.cli.StatusCommand;
+import dev.svc.agent.cli.StopCommand;
+import dev.svc.agent.cli.TestCommand;
+import dev.svc.agent.cli.UpdateCommand;
 import dev.svc.bench.cli.RunCommand;
 import dev.svc.core.SvcVersion;
 import picocli.CommandLine;
@@ -8,7 +17,8 @@ import picocli.CommandLine.Command;
 /** The `svc-agent` command line. */
 @Command(name = "svc-agent", mixinStandardHelpOptions = true, versionProvider = AgentCommand.Version.class,
     description = "The svc agent daemon that runs benchmarks on a GPU host.",
-    subcommands = {RunCommand.class})
+    subcommands = {InitCommand.class, StartCommand.class, StopCommand.class, StatusCommand.class, PreflightCommand.class,
+        BuildCommand.class, UpdateCommand.class, ServiceCommand.class, TestCommand.class, RunCommand.class})
 public final class AgentCommand implements Runnable {
 
   @CommandLine.Spec
