@@ -148,6 +148,12 @@ public final class AgentProcess implements AutoCloseable {
     return dir.resolve(".svc");
   }
 
+  /** The agent's model storage directory, with {@code ~} meaning the agent's HOME (not this JVM's). */
+  public Path modelStorage() {
+    String configured = config().modelStorageDir();
+    return configured.equals("~") ? dir : configured.startsWith("~/") ? dir.resolve(configured.substring(2)) : Path.of(configured);
+  }
+
   public AgentConfig config() {
     return AgentConfig.load(home().resolve("agent.yaml"));
   }
