@@ -360,11 +360,12 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     boolean force = job.payload.getBoolean("force", false);
     Consumer<String> sink = job.sink();
     Future<Integer> run = deliver(AgentBus.UPLINK_STATUS, status(job, "running", null))
-        .compose(v -> blocking(() -> {
+        // a copy from the share may take long: on the benchmark's own workers, not the shared pool
+        .compose(v -> benchmarkWorker.executeBlocking(() -> {
           ModelWorkflow workflow = new ModelWorkflow(storage(), setting("model_share_source", config.shareSource()),
               shareMount(), mounter);
           return workflow.resolve(modelPath, sink);
-        }))
+        }, false))
         .compose(resolved -> {
           job.model = resolved.local();
           job.copied = resolved.copied();
