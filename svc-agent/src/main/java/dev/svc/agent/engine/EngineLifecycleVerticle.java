@@ -1,23 +1,714 @@
 package dev.svc.agent.engine;
 
+import com.github.dockerjava.api.DockerClient;
+import dev.svc.agent.AgentBus;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
+import dev.svc.agent.storage.ModelLookupException;
+import dev.svc.agent.storage.ModelStorage;
+import dev.svc.agent.storage.ModelWorkflow;
+import dev.svc.agent.storage.ShareMounter;
+import dev.svc.agent.storage.SystemShareMounter;
+import dev.svc.bench.hardware.NvidiaSmi;
+import dev.svc.core.CpuArch;
+import dev.svc.core.home.SvcHome;
+import dev.svc.engines.Compatibility;
+import dev.svc.engines.EngineCatalog;
+import dev.svc.engines.EngineSpec;
+import dev.svc.engines.Verdict;
+import dev.svc.engines.lifecycle.DockerClients;
+import dev.svc.engines.lifecycle.EngineImages;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Runs one benchmark at a time (see {@link dev.svc.agent.AgentBus} for what it answers). */
+/**
+ * Runs one benchmark at a time (see {@link AgentBus} for what it answers): the mission's model
+ * workflow (local copy → share mounted → confined lookup and copy), then {@code svc run} in the
+ * svc benchmark container when its image is on this host, else as a local child process; its
+ * output goes line by line to {@link AgentBus#LOG} and in batches to the uplink; the result
+ * ({@code metrics.json}) and status changes go to the uplink, whose spool keeps them until the
+ * server accepts them.
+ *
+ * <p>Every command accepted is first recorded in {@code <home>/jobs} (see {@link JobJournal}): a
+ * command resent by the server is accepted again and does nothing, even after a restart, and a
+ * benchmark an agent restart interrupted is reported failed at the next start (or its result,
+ * when it had ended). All file, process and Docker work runs on workers; the event loop only
+ * moves messages and state.
+ */
 public final class EngineLifecycleVerticle extends VerticleBase {
+
+  static final String CANCELLED = "Cancelled by user";
+  static final String AGENT_STOPPED = "Agent stopped during the benchmark";
+  static final String AGENT_RESTARTED = "Agent restarted during the benchmark";
+  static final String DEFAULT_IMAGE = "svc:latest";
+  /** Log lines go to the uplink at least this often, or per {@link #BATCH_LINES} lines. */
+  static final long BATCH_MS = 250;
+  static final int BATCH_LINES = 100;
+
+  private static final Logger LOG = LoggerFactory.getLogger(EngineLifecycleVerticle.class);
 
   private final AgentHome home;
   private final AgentConfig config;
+  private final ShareMounter mounter;
+  private final Set<String> known = new HashSet<>();
+  private final List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
+  private JobJournal journal;
+  private WorkerExecutor benchmarkWorker;
+  private JsonObject settings = new JsonObject();
+  private Job current;
+  private boolean stopping;
+  private volatile DockerClient docker;
 
   public EngineLifecycleVerticle(AgentHome home, AgentConfig config) {
+    this(home, config, new SystemShareMounter(config.mount()));
+  }
+
+  /** With another share mounter: for hosts (and tests) without an NFS server. */
+  public EngineLifecycleVerticle(AgentHome home, AgentConfig config, ShareMounter mounter) {
     this.home = home;
     this.config = config;
+    this.mounter = mounter;
   }
 
   @Override
   public Future<?> start() {
-    return Future.succeededFuture();
+    journal = new JobJournal(home.root().resolve("jobs"));
+    // benchmarks wait on their process for as long as it runs: not on the shared worker pool
+    benchmarkWorker = vertx.createSharedWorkerExecutor("svc-agent-benchmark-" + System.identityHashCode(this), 2, 7,
+        TimeUnit.DAYS);
+    return blocking(() -> {
+      JsonObject cached = null;
+      if (Files.isRegularFile(home.settingsCache())) {
+        try {
+          cached = new JsonObject(Files.readString(home.settingsCache(), StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+          LOG.warn("Ignoring the unreadable settings cache {}", home.settingsCache());
+        }
+      }
+      journal.prune();
+      return new Object[] {cached, journal.all()};
+    }).compose(loaded -> {
+      if (loaded[0] != null && settings.isEmpty()) {
+        settings = (JsonObject) loaded[0];
+      }
+      @SuppressWarnings("unchecked")
+      List<JsonObject> records = (List<JsonObject>) loaded[1];
+      List<JsonObject> unfinished = new ArrayList<>();
+      for (JsonObject record : records) {
+        known.add(record.getString("command_id"));
+        if (!JobJournal.DONE.equals(record.getString("state"))) {
+          unfinished.add(record);
+        }
+      }
+      consumers.add(vertx.eventBus().<JsonObject>consumer(AgentBus.SETTINGS, m -> {
+        if (m.body() != null) {
+          settings = m.body().copy();
+        }
+      }));
+      consumers.add(vertx.eventBus().consumer(AgentBus.ENGINE_COMMAND, this::onCommand));
+      consumers.add(vertx.eventBus().consumer(AgentBus.ENGINE_CANCEL, this::onCancel));
+      consumers.add(vertx.eventBus().consumer(AgentBus.ENGINE_STATE, m -> m.reply(state())));
+      // reported in the background: the uplink may deploy after this verticle
+      unfinished.forEach(this::recover);
+      return Future.all(consumers.stream().map(MessageConsumer::completion).toList());
+    });
+  }
+
+  @Override
+  public Future<?> stop() {
+    stopping = true;
+    Job job = current;
+    Future<?> ended = job == null ? Future.succeededFuture() : stopJob(job, AGENT_STOPPED).compose(v -> {
+      Promise<Void> waited = Promise.promise();
+      // the report may not reach a spool that is already gone: the journal keeps the reason for the next start
+      long timer = vertx.setTimer(15_000, t -> waited.tryComplete());
+      job.done.future().onComplete(r -> {
+        vertx.cancelTimer(timer);
+        waited.tryComplete();
+      });
+      return waited.future();
+    });
+    return ended.eventually(() -> blocking(() -> {
+      DockerClient client = docker;
+      if (client != null) {
+        client.close();
+      }
+      return null;
+    })).eventually(() -> benchmarkWorker.close());
+  }
+
+  // ---------------------------------------------------------------- the bus
+
+  private JsonObject state() {
+    Job job = current;
+    return new JsonObject().put("busy", job != null && job.benchmark)
+        .put("test_id", job == null ? null : job.testId).put("command_id", job == null ? null : job.commandId)
+        .put("status", job != null && job.benchmark ? "running" : "idle");
+  }
+
+  private void onCommand(Message<JsonObject> message) {
+    JsonObject command = message.body() == null ? new JsonObject() : message.body();
+    String commandId = command.getString("command_id");
+    String type = command.getString("type", "");
+    JsonObject payload = command.getJsonObject("payload", new JsonObject());
+    if (commandId == null || commandId.isBlank()) {
+      message.reply(refused("The command has no command_id"));
+      return;
+    }
+    if (known.contains(commandId)) {
+      // the server resends until acknowledged: this one is already accepted (or done)
+      message.reply(new JsonObject().put("accepted", true));
+      return;
+    }
+    if (stopping) {
+      message.reply(refused("The agent is stopping"));
+      return;
+    }
+    String testId = command.getString("test_id", payload.getString("test_id"));
+    switch (type) {
+      case "run_test", "run_container" -> acceptBenchmark(message, commandId, testId, type, payload);
+      case "cleanup_storage" -> acceptCleanup(message, commandId, payload);
+      case "cancel_test" -> {
+        known.add(commandId);
+        record(commandId, testId, type, payload, JobJournal.DONE).onComplete(r -> {
+          if (r.failed()) {
+            known.remove(commandId);
+            message.reply(refused(r.cause().getMessage()));
+            return;
+          }
+          message.reply(new JsonObject().put("accepted", true));
+          Job job = current;
+          if (job != null && job.benchmark && testId != null && testId.equals(job.testId)) {
+            stopJob(job, CANCELLED);
+          }
+        });
+      }
+      default -> message.reply(refused("Unknown command type '" + type + "'"));
+    }
+  }
+
+  private void acceptBenchmark(Message<JsonObject> message, String commandId, String testId, String type,
+      JsonObject payload) {
+    if (current != null) {
+      message.reply(refused(current.benchmark ? "Busy with test " + current.testId + "; one benchmark at a time"
+          : "Busy cleaning the model storage"));
+      return;
+    }
+    if (testId == null || testId.isBlank()) {
+      message.reply(refused("The command has no test_id"));
+      return;
+    }
+    Job job = new Job(commandId, testId, type, payload, true);
+    current = job; // reserved now: a second command meanwhile is refused
+    known.add(commandId);
+    record(commandId, testId, type, payload, JobJournal.ACCEPTED).onComplete(r -> {
+      if (r.failed()) {
+        current = null;
+        known.remove(commandId);
+        message.reply(refused("Cannot record the command: " + r.cause().getMessage()));
+        return;
+      }
+      message.reply(new JsonObject().put("accepted", true));
+      runBenchmark(job);
+    });
+  }
+
+  private void acceptCleanup(Message<JsonObject> message, String commandId, JsonObject payload) {
+    String modelPath = payload.getString("model_path", "");
+    Job busy = current;
+    ModelStorage storage = storage();
+    blocking(() -> {
+      Path target = modelPath.isBlank() ? null : storage.confined(modelPath);
+      return java.util.Optional.ofNullable(target);
+    }).onComplete(resolved -> {
+      if (resolved.succeeded() && busy != null && current == busy && inUse(busy, resolved.result().orElse(null))) {
+        // not acknowledged: the server resends it, and it runs once the benchmark is over
+        message.reply(refused("A benchmark is running on " + (busy.model == null ? "a model being prepared" : busy.model)
+            + "; cleanup refused until it ends"));
+        return;
+      }
+      known.add(commandId);
+      record(commandId, null, "cleanup_storage", payload, JobJournal.DONE).onComplete(r -> {
+        if (r.failed()) {
+          known.remove(commandId);
+          message.reply(refused("Cannot record the command: " + r.cause().getMessage()));
+          return;
+        }
+        message.reply(new JsonObject().put("accepted", true));
+        if (resolved.failed()) {
+          LOG.warn("cleanup_storage {}: {}", commandId, resolved.cause().getMessage());
+          return;
+        }
+        Path target = resolved.result().orElse(null);
+        blocking(() -> {
+          List<Path> models = target == null ? storage.models() : List.of(target);
+          for (Path model : models) {
+            storage.delete(model);
+            LOG.info("cleanup_storage: deleted {}", model);
+          }
+          return models.size();
+        }).onFailure(e -> LOG.warn("cleanup_storage {} failed: {}", commandId, e.getMessage()));
+      });
+    });
+  }
+
+  /** Whether the running benchmark uses the target (every model when null); unknown yet counts as in use. */
+  private static boolean inUse(Job job, Path target) {
+    if (job.model == null || target == null) {
+      return true;
+    }
+    return job.model.startsWith(target) || target.startsWith(job.model);
+  }
+
+  private void onCancel(Message<JsonObject> message) {
+    String testId = message.body() == null ? null : message.body().getString("test_id");
+    Job job = current;
+    if (job == null || !job.benchmark || testId == null || !testId.equals(job.testId)) {
+      message.reply(new JsonObject().put("cancelled", false).put("reason", "No benchmark of test " + testId + " is running"));
+      return;
+    }
+    stopJob(job, CANCELLED).onComplete(r -> message.reply(new JsonObject().put("cancelled", true)));
+  }
+
+  private static JsonObject refused(String reason) {
+    return new JsonObject().put("accepted", false).put("reason", reason);
+  }
+
+  // ---------------------------------------------------------------- one benchmark
+
+  /** One command being carried out; its fields belong to the event loop. */
+  private final class Job {
+    final String commandId;
+    final String testId;
+    final String type;
+    final JsonObject payload;
+    final boolean benchmark;
+    final Promise<Void> done = Promise.promise();
+    final List<String> pending = new ArrayList<>();
+    Future<?> logChain = Future.succeededFuture();
+    long timer = -1;
+    Path model;
+    boolean copied;
+    Path out;
+    RunningBenchmark running;
+    String stopReason;
+    Future<Void> stopped;
+    String lastError;
+
+    Job(String commandId, String testId, String type, JsonObject payload, boolean benchmark) {
+      this.commandId = commandId;
+      this.testId = testId;
+      this.type = type;
+      this.payload = payload;
+      this.benchmark = benchmark;
+    }
+
+    /** A line of the run: to the local stream at once, to the uplink in batches. */
+    void line(String line) {
+      vertx.eventBus().publish(AgentBus.LOG, new JsonObject().put("command_id", commandId).put("test_id", testId)
+          .put("line", line));
+      if (line.startsWith("svc run: ")) {
+        lastError = line.substring("svc run: ".length());
+      }
+      pending.add(line);
+      if (pending.size() >= BATCH_LINES) {
+        flush();
+      }
+    }
+
+    /** Sends the lines so far after those before (the uplink numbers them in order). */
+    Future<?> flush() {
+      if (!pending.isEmpty()) {
+        JsonObject batch = new JsonObject().put("test_id", testId).put("command_id", commandId)
+            .put("lines", new JsonArray(new ArrayList<>(pending)));
+        pending.clear();
+        logChain = logChain.compose(v -> deliver(AgentBus.UPLINK_LOGS, batch));
+      }
+      return logChain;
+    }
+
+    /** Hands a line from any thread to the event loop. */
+    Consumer<String> sink() {
+      return line -> context.runOnContext(v -> line(line));
+    }
+  }
+
+  private void runBenchmark(Job job) {
+    job.timer = vertx.setPeriodic(BATCH_MS, t -> job.flush());
+    String modelPath = job.payload.getString("model_path", "");
+    String engine = job.payload.getString("engine_name", "");
+    boolean force = job.payload.getBoolean("force", false);
+    Consumer<String> sink = job.sink();
+    Future<Integer> run = deliver(AgentBus.UPLINK_STATUS, status(job, "running", null))
+        // a copy from the share may take long: on the benchmark's own workers, not the shared pool
+        .compose(v -> benchmarkWorker.executeBlocking(() -> {
+          ModelWorkflow workflow = new ModelWorkflow(storage(), setting("model_share_source", config.shareSource()),
+              shareMount(), mounter);
+          return workflow.resolve(modelPath, sink);
+        }, false))
+        .compose(resolved -> {
+          job.model = resolved.local();
+          job.copied = resolved.copied();
+          return blocking(() -> {
+            update(job, JobJournal.ACCEPTED, r -> r.put("model", resolved.local().toString()).put("copied", resolved.copied()));
+            return prepare(job, engine, force, sink);
+          });
+        })
+        .compose(benchJob -> {
+          if (job.stopReason != null) {
+            return Future.failedFuture(job.stopReason);
+          }
+          return blocking(() -> start(job, benchJob, sink));
+        })
+        .compose(running -> {
+          job.running = running;
+          if (job.stopReason != null) {
+            // stopped while it was starting
+            stopJob(job, job.stopReason);
+          }
+          return benchmarkWorker.executeBlocking(running::awaitExit, false);
+        });
+    run.compose(exit -> finish(job, exit), error -> fail(job, error))
+        .recover(error -> {
+          LOG.error("Reporting test {} failed: {}", job.testId, error.getMessage());
+          return Future.succeededFuture();
+        })
+        .onComplete(r -> {
+          vertx.cancelTimer(job.timer);
+          if (current == job) {
+            current = null;
+          }
+          job.done.complete();
+        });
+  }
+
+  /** Compatibility again (the agent has the files), then the output directory. */
+  private BenchmarkJob prepare(Job job, String engine, boolean force, Consumer<String> sink) throws IOException {
+    EngineSpec spec = EngineCatalog.load(home.svcHome()).find(engine)
+        .orElseThrow(() -> new IllegalArgumentException("Unknown engine '" + engine + "'"));
+    Verdict verdict = Compatibility.checkOnDisk(spec, CpuArch.ofThisMachine(), job.model, force);
+    if (!verdict.compatible()) {
+      throw new IllegalArgumentException(verdict.reason());
+    }
+    if (verdict.forced()) {
+      sink.accept("Compatibility: " + verdict.reason() + " (run anyway: force)");
+    }
+    Path out = home.results().resolve(safeName(job.commandId));
+    deleteTree(out);
+    Files.createDirectories(out);
+    job.out = out;
+    String benchmark = job.payload.getString("benchmark_name", "");
+    String suite = job.payload.getString("suite_name", "");
+    return new BenchmarkJob(job.commandId, job.testId, job.model, engine, suite.isBlank() ? "quick" : suite, benchmark,
+        force, out, home.root().toAbsolutePath());
+  }
+
+  /** In the benchmark container when its image is here (and Docker is on a unix socket), else the local svc run. */
+  private RunningBenchmark start(Job job, BenchmarkJob benchJob, Consumer<String> sink) throws IOException {
+    String image = setting("kitt_image", "");
+    image = image.isBlank() ? DEFAULT_IMAGE : image;
+    String host = DockerClients.host();
+    boolean container = false;
+    try {
+      container = new EngineImages(docker()).isPresent(image);
+      if (container && !host.startsWith("unix://")) {
+        sink.accept("Docker is at " + host + ", not on a local socket the benchmark container could mount");
+        container = false;
+      }
+      if (!container) {
+        sink.accept("The benchmark image " + image + " is not on this host: running svc run locally");
+      }
+    } catch (RuntimeException e) {
+      sink.accept("Docker is not reachable (" + e.getMessage() + "): running svc run locally");
+    }
+    RunningBenchmark running;
+    if (container) {
+      boolean gpus = !new NvidiaSmi(config.nvidiaSmi()).gpus().gpus().isEmpty();
+      BenchmarkContainerPlan plan = BenchmarkContainerPlan.of(benchJob, image, Path.of(host.substring("unix://".length())),
+          gpus);
+      sink.accept(gpus ? "GPUs found by " + config.nvidiaSmi() + ": requesting all (--gpus all)"
+          : "No GPU found by " + config.nvidiaSmi() + ": no --gpus");
+      sink.accept(plan.dockerRunLine());
+      running = ContainerBenchmark.start(docker(), plan, job.commandId, sink);
+    } else {
+      sink.accept(String.join(" ", LocalBenchmark.command(benchJob).subList(3, LocalBenchmark.command(benchJob).size())));
+      running = LocalBenchmark.start(benchJob, sink, this::docker);
+    }
+    long pid = running.pid();
+    update(job, JobJournal.RUNNING, r -> r.put("pid", pid).put("out", benchJob.out().toString()));
+    return running;
+  }
+
+  /** The benchmark ended: cleanup, then its result (metrics.json) or why there is none. */
+  private Future<Void> finish(Job job, int exit) {
+    if (job.stopReason != null) {
+      return fail(job, new IllegalStateException(job.stopReason));
+    }
+    job.line("svc run exited with status " + exit);
+    return blocking(() -> {
+      update(job, JobJournal.ENDED, r -> r.put("exit", exit));
+      autoCleanup(job);
+      return readMetrics(job.out);
+    }).compose(metrics -> job.flush().map(metrics)).compose(metrics -> {
+      if (metrics == null) {
+        String why = "svc run wrote no metrics.json (exit " + exit + ")" + (job.lastError == null ? "" : ": " + job.lastError);
+        return deliver(AgentBus.UPLINK_STATUS, status(job, "failed", why));
+      }
+      return deliver(AgentBus.UPLINK_RESULT, result(job.commandId, job.testId, exit, job.lastError, metrics));
+    }).compose(v -> markDone(job));
+  }
+
+  private Future<Void> fail(Job job, Throwable error) {
+    String why = job.stopReason != null ? job.stopReason : oneLine(error);
+    job.line("Test failed: " + why);
+    return blocking(() -> {
+      update(job, job.running == null ? JobJournal.ACCEPTED : JobJournal.ENDED, r -> r.put("reason", why));
+      autoCleanup(job);
+      return null;
+    }).compose(v -> job.flush())
+        .compose(v -> deliver(AgentBus.UPLINK_STATUS, status(job, "failed", why)))
+        .compose(v -> markDone(job));
+  }
+
+  private Future<Void> markDone(Job job) {
+    return blocking(() -> {
+      update(job, JobJournal.DONE, r -> { });
+      return null;
+    });
+  }
+
+  /** Step 5 of the workflow: deletes the copy this run made, when auto_cleanup is on. Blocking. */
+  private void autoCleanup(Job job) throws IOException {
+    if (job.copied && job.model != null && autoCleanupOn()) {
+      storage().delete(job.model);
+      job.sink().accept("auto_cleanup: deleted the local copy " + job.model);
+      job.copied = false;
+    }
+  }
+
+  /**
+   * Ends a running benchmark: its process or container, and the containers it started, are gone
+   * when the future completes. Before the benchmark starts, it only marks the job.
+   */
+  private Future<Void> stopJob(Job job, String reason) {
+    if (job.stopReason == null) {
+      job.stopReason = reason;
+      job.line("Stopping the benchmark: " + reason);
+    }
+    if (job.stopped != null) {
+      return job.stopped;
+    }
+    if (job.running == null) {
+      // the flow checks stopReason before it starts anything; the reason is kept in case the agent dies meanwhile
+      return blocking(() -> {
+        update(job, null, r -> r.put("reason", reason));
+        return null;
+      });
+    }
+    RunningBenchmark running = job.running;
+    Consumer<String> sink = job.sink();
+    job.stopped = blocking(() -> {
+      update(job, null, r -> r.put("reason", reason));
+      running.stop(sink);
+      return null;
+    });
+    return job.stopped;
+  }
+
+  // ---------------------------------------------------------------- recovery at start
+
+  /** A command the journal holds unfinished: the agent stopped or died while it ran. */
+  private void recover(JsonObject record) {
+    String commandId = record.getString("command_id");
+    String testId = record.getString("test_id");
+    if (testId == null || !("run_test".equals(record.getString("type")) || "run_container".equals(record.getString("type")))) {
+      blocking(() -> {
+        journal.put(record.copy().put("state", JobJournal.DONE));
+        return null;
+      });
+      return;
+    }
+    blocking(() -> {
+      Long pid = record.getLong("pid");
+      String out = record.getString("out");
+      if (pid != null && pid > 0 && out != null) {
+        // an orphaned svc run of the previous agent process: recognised by its output directory
+        ProcessHandle.of(pid).filter(p -> p.info().commandLine().map(c -> c.contains(out)).orElse(false))
+            .ifPresent(p -> LocalBenchmark.stopTree(p, line -> LOG.info("{}", line)));
+      }
+      try {
+        RunContainers.sweep(docker(), commandId, System.nanoTime() + TimeUnit.SECONDS.toNanos(4), line -> LOG.info("{}", line));
+      } catch (RuntimeException e) {
+        LOG.warn("Could not remove the containers of {}: {}", commandId, e.getMessage());
+      }
+      if (record.getBoolean("copied", false) && record.getString("model") != null && autoCleanupOn()) {
+        storage().delete(Path.of(record.getString("model")));
+      }
+      boolean ended = JobJournal.ENDED.equals(record.getString("state")) && record.getInteger("exit") != null
+          && record.getString("reason") == null;
+      return ended && out != null ? readMetrics(Path.of(out)) : null;
+    }).compose(metrics -> {
+      if (metrics != null) {
+        return deliver(AgentBus.UPLINK_RESULT, result(commandId, testId, record.getInteger("exit"), null, metrics));
+      }
+      String reason = record.getString("reason", AGENT_RESTARTED);
+      return deliver(AgentBus.UPLINK_STATUS, new JsonObject().put("test_id", testId).put("command_id", commandId)
+          .put("status", "failed").put("error", reason));
+    }).compose(v -> blocking(() -> {
+      journal.put(record.copy().put("state", JobJournal.DONE));
+      return null;
+    })).onFailure(e -> LOG.warn("Could not report the interrupted test {}: {}", testId, e.getMessage()));
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  /**
+   * Sends to the uplink, again and again until its spool has the entry (the uplink may not be
+   * deployed yet, or be busy); gives up only when the agent stops.
+   */
+  private Future<Void> deliver(String address, JsonObject body) {
+    Promise<Void> promise = Promise.promise();
+    attempt(address, body, 500, promise);
+    return promise.future();
+  }
+
+  private void attempt(String address, JsonObject body, long backoffMs, Promise<Void> promise) {
+    vertx.eventBus().request(address, body, new DeliveryOptions().setSendTimeout(30_000)).onComplete(r -> {
+      if (r.succeeded()) {
+        promise.complete();
+      } else if (stopping) {
+        promise.fail(r.cause());
+      } else {
+        LOG.warn("The uplink did not take {} ({}); retrying", address, r.cause().getMessage());
+        vertx.setTimer(backoffMs, t -> attempt(address, body, Math.min(backoffMs * 2, 10_000), promise));
+      }
+    });
+  }
+
+  private static JsonObject status(Job job, String status, String error) {
+    JsonObject body = new JsonObject().put("test_id", job.testId).put("command_id", job.commandId).put("status", status);
+    if (error != null) {
+      body.put("error", error);
+    }
+    return body;
+  }
+
+  private static JsonObject result(String commandId, String testId, int exit, String lastError, JsonObject metrics) {
+    String error = exit == 0 ? null : "svc run exited with status " + exit + (lastError == null ? "" : ": " + lastError);
+    return new JsonObject().put("command_id", commandId).put("test_id", testId)
+        .put("status", exit == 0 ? "completed" : "failed").put("error", error).put("result_data", metrics);
+  }
+
+  /** The metrics.json of an output directory, or null when there is none (or it is not JSON). Blocking. */
+  private static JsonObject readMetrics(Path out) {
+    Path file = out.resolve("metrics.json");
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    try {
+      return new JsonObject(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private Future<Void> record(String commandId, String testId, String type, JsonObject payload, String state) {
+    return blocking(() -> {
+      journal.put(new JsonObject().put("command_id", commandId).put("test_id", testId).put("type", type)
+          .put("payload", payload).put("state", state).put("accepted_at", System.currentTimeMillis()));
+      return null;
+    });
+  }
+
+  /** Rewrites the job's record with a new state (null keeps it) and more fields. Blocking. */
+  private void update(Job job, String state, Consumer<JsonObject> change) {
+    JsonObject record = journal.get(job.commandId).orElseGet(() -> new JsonObject().put("command_id", job.commandId)
+        .put("test_id", job.testId).put("type", job.type).put("payload", job.payload));
+    if (state != null) {
+      record.put("state", state);
+    }
+    change.accept(record);
+    journal.put(record);
+  }
+
+  private ModelStorage storage() {
+    return new ModelStorage(SvcHome.expand(setting("model_storage_dir", config.modelStorageDir())).toAbsolutePath());
+  }
+
+  private Path shareMount() {
+    String mount = setting("model_share_mount", config.shareMount());
+    return mount.isBlank() ? null : SvcHome.expand(mount).toAbsolutePath();
+  }
+
+  private boolean autoCleanupOn() {
+    return !"false".equalsIgnoreCase(setting("auto_cleanup", "true").strip());
+  }
+
+  /** A setting from the server, else the fallback (the configuration's value). */
+  private String setting(String key, String fallback) {
+    Object value = settings.getValue(key);
+    String text = value == null ? "" : String.valueOf(value);
+    return text.isBlank() ? (fallback == null ? "" : fallback) : text;
+  }
+
+  private DockerClient docker() {
+    DockerClient client = docker;
+    if (client == null) {
+      synchronized (this) {
+        if (docker == null) {
+          docker = DockerClients.connect();
+        }
+        client = docker;
+      }
+    }
+    return client;
+  }
+
+  private <T> Future<T> blocking(Callable<T> work) {
+    return vertx.executeBlocking(work, false);
+  }
+
+  static String safeName(String commandId) {
+    return JobJournal.fileName(commandId).replaceFirst("\\.json$", "");
+  }
+
+  private static String oneLine(Throwable error) {
+    Throwable shown = error;
+    while (!(shown instanceof ModelLookupException) && shown.getCause() != null && shown.getMessage() == null) {
+      shown = shown.getCause();
+    }
+    String message = shown.getMessage() == null ? shown.getClass().getSimpleName() : shown.getMessage();
+    return message.lines().findFirst().orElse(message).strip();
+  }
+
+  private static void deleteTree(Path path) throws IOException {
+    if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (var walk = Files.walk(path)) {
+      for (Path entry : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(entry);
+      }
+    }
   }
 }

@@ -43,6 +43,10 @@ public record ContainerPlan(
   public static final String MANAGED_LABEL = "dev.svc.managed";
   /** The label with the engine's catalog name. */
   public static final String ENGINE_LABEL = "dev.svc.engine";
+  /** The label naming the agent run (its command id) that started the container, when one did. */
+  public static final String RUN_LABEL = "dev.svc.run";
+  /** The environment variable through which the agent hands {@code svc run} its run's id. */
+  public static final String RUN_ID_ENV = "SVC_RUN_ID";
 
   public ContainerPlan {
     entrypoint = List.copyOf(entrypoint);

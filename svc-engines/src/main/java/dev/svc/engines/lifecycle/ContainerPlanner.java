@@ -87,8 +87,14 @@ final class ContainerPlanner {
       args.addAll(launch.extraArgs());
     }
 
-    Map<String, String> labels = Map.of(
-        ContainerPlan.MANAGED_LABEL, "true", ContainerPlan.ENGINE_LABEL, engine.name());
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(ContainerPlan.MANAGED_LABEL, "true");
+    labels.put(ContainerPlan.ENGINE_LABEL, engine.name());
+    // the agent names its run so that it can remove this container when the run is cancelled
+    String runId = System.getenv(ContainerPlan.RUN_ID_ENV);
+    if (runId != null && !runId.isBlank()) {
+      labels.put(ContainerPlan.RUN_LABEL, runId.strip());
+    }
     return new ContainerPlan(image, name, entrypoint, args, environment, launch.modelDir().toString(),
         requestGpus, ipc, shm, labels);
   }
