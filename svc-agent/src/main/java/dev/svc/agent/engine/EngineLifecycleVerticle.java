@@ -664,11 +664,16 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     return !"false".equalsIgnoreCase(setting("auto_cleanup", "true").strip());
   }
 
-  /** A setting from the server, else the fallback (the configuration's value). */
+  /**
+   * A setting from the server, else the fallback (agent.yaml's value). The server sends every key,
+   * its defaults included; a default does not override what was configured at init (--model-dir).
+   */
   private String setting(String key, String fallback) {
     Object value = settings.getValue(key);
     String text = value == null ? "" : String.valueOf(value);
-    return text.isBlank() ? (fallback == null ? "" : fallback) : text;
+    boolean serverDefault = text.equals(dev.svc.core.domain.AgentSettings.defaults().get(key));
+    boolean configured = fallback != null && !fallback.isBlank();
+    return text.isBlank() || (serverDefault && configured) ? (fallback == null ? "" : fallback) : text;
   }
 
   private DockerClient docker() {
