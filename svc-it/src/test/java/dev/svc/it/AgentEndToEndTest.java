@@ -106,6 +106,7 @@ class AgentEndToEndTest {
 
   @Test
   void aQuickTestRunsTheRealEngineThroughTheLocalSvcRunAndItsLogAndResultReachTheServer() throws Exception {
+    Fixtures.withoutTheSvcImage();
     try (AgentProcess agent = Fixtures.realEngine(AgentProcess.enrol(server, "e2e-fallback")).start()) {
       Path model = Fixtures.tinyModel(agent.modelStorage().resolve("tiny/tiny.gguf"));
       long containersBefore = Fixtures.containersOf(LlamaServerImage.TAG);
@@ -129,6 +130,33 @@ class AgentEndToEndTest {
       assertThat(result.encode()).contains("ttft").contains("tpot");
       assertThat(Fixtures.containersOf(LlamaServerImage.TAG)).isEqualTo(containersBefore);
       assertThat(model).exists();
+    }
+  }
+
+  @Test
+  void withTheSvcImageBuiltTheQuickTestRunsInTheBenchmarkContainerAndLeavesNoContainer() throws Exception {
+    Processes.Run base = Processes.run(new ProcessBuilder(
+        Processes.repositoryRoot().resolve("scripts/java-base-image").toString()), Duration.ofMinutes(5));
+    assertThat(base.exit()).as(base.toString()).isZero();
+    String previousLatest = Fixtures.images().get("svc:latest");
+    String tag = "svc-e2e:bench";
+    try (AgentProcess agent = Fixtures.realEngine(AgentProcess.enrol(server, "e2e-container")).start()) {
+      Processes.Run build = agent.cli("build", "--base-image", "svc-local/java:17", "--tag", tag);
+      assertThat(build.exit()).as(build.toString()).isZero();
+      Path model = Fixtures.tinyModel(agent.modelStorage().resolve("tiny/tiny.gguf"));
+      long llamaBefore = Fixtures.containersOf(LlamaServerImage.TAG);
+      long since = Instant.now().getEpochSecond() - 1;
+      JsonObject queued = Fixtures.quickTest(server, agent, model, "quick");
+      JsonObject ended = Fixtures.awaitEnd(server, agent, queued.getString("id"), Duration.ofMinutes(5));
+      assertThat(ended.getString("status")).as(ended + "\n" + agent.logTail()).isEqualTo("completed");
+      JsonObject result = server.api().get("/api/v1/results/" + ended.getString("result_id")).json();
+      assertThat(result.encode()).contains("ttft").contains("tpot");
+      assertThat(Fixtures.containersCreatedSince(since, "svc:latest"))
+          .as("a benchmark container was made from the svc image").isPositive();
+      assertThat(Fixtures.containersOf("svc:latest")).isZero();
+      assertThat(Fixtures.containersOf(LlamaServerImage.TAG)).isEqualTo(llamaBefore);
+    } finally {
+      Fixtures.restoreTags(previousLatest, tag);
     }
   }
 

@@ -2,11 +2,8 @@ package dev.svc.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.model.Image;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.core.SvcVersion;
-import dev.svc.engines.lifecycle.DockerClients;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -130,7 +127,7 @@ class AgentOpsE2ETest {
   @Test
   void aTamperedBuildContextAbortsTheBuildAndTagsNothing() throws Exception {
     String tag = "svc-it-ops:tampered-" + UUID.randomUUID().toString().substring(0, 8);
-    Map<String, String> before = images();
+    Map<String, String> before = Fixtures.images();
 
     Processes.Run run = agent.cli("build", "--server", proxy.url(), "--tag", tag, "--base-image", "svc-local/java:17");
 
@@ -140,7 +137,7 @@ class AgentOpsE2ETest {
     assertThat(run.stderr()).contains("SHA-256 mismatch", announced, proxy.tamperedSha256("/api/v1/agent/build-context"));
     assertThat(run.stderr().strip().lines()).hasSize(1);
     assertThat(run.stdout()).doesNotContain("Building");
-    assertThat(images()).isEqualTo(before).doesNotContainKey(tag);
+    assertThat(Fixtures.images()).isEqualTo(before).doesNotContainKey(tag);
   }
 
   @Test
@@ -176,13 +173,13 @@ class AgentOpsE2ETest {
     String extra = "svc-it-ops:extra-" + UUID.randomUUID().toString().substring(0, 8);
     // the settings the daemon caches from its heartbeats name the custom tag
     Files.writeString(agent.home().resolve("agent-settings.json"), "{\"kitt_image\":\"" + kitt + "\"}");
-    String previousLatest = images().get("svc:latest");
+    String previousLatest = Fixtures.images().get("svc:latest");
     try {
       Processes.Run run = agent.cli("build", "--base-image", "svc-local/java:17", "--tag", extra);
 
       assertThat(run.exit()).as(run.toString()).isZero();
       assertThat(run.stdout()).contains("Verified svc-build-context-", "Step 1/", "Built image ");
-      Map<String, String> images = images();
+      Map<String, String> images = Fixtures.images();
       assertThat(images.get("svc:latest")).isNotNull().isEqualTo(images.get(kitt)).isEqualTo(images.get(extra));
       Processes.Run svc = Processes.run(new ProcessBuilder("docker", "run", "--rm", "--network", "none", "svc:latest",
           "--version"), Duration.ofMinutes(2));
@@ -190,7 +187,7 @@ class AgentOpsE2ETest {
       assertThat(svc.stdout().strip()).isEqualTo("svc " + SvcVersion.version());
     } finally {
       Files.deleteIfExists(agent.home().resolve("agent-settings.json"));
-      restoreTags(previousLatest, kitt, extra);
+      Fixtures.restoreTags(previousLatest, kitt, extra);
     }
   }
 
@@ -204,41 +201,6 @@ class AgentOpsE2ETest {
         c.shareMount(), c.caFingerprint(), c.tls(), nvidiaSmi, c.mount());
   }
 
-  /** Every tag on the Docker engine and its image id. */
-  private static Map<String, String> images() throws IOException {
-    try (DockerClient docker = DockerClients.connect()) {
-      Map<String, String> out = new TreeMap<>();
-      for (Image image : docker.listImagesCmd().exec()) {
-        if (image.getRepoTags() != null) {
-          for (String tag : image.getRepoTags()) {
-            if (!tag.equals("<none>:<none>")) {
-              out.put(tag, image.getId());
-            }
-          }
-        }
-      }
-      return out;
-    }
-  }
-
-  /** Removes the test's tags, and puts svc:latest back where it was (other tests may rely on its absence). */
-  private static void restoreTags(String previousLatest, String... tags) throws IOException {
-    try (DockerClient docker = DockerClients.connect()) {
-      Map<String, String> now = images();
-      for (String tag : tags) {
-        if (now.containsKey(tag)) {
-          docker.removeImageCmd(tag).withNoPrune(false).exec();
-        }
-      }
-      if (previousLatest != null) {
-        docker.tagImageCmd(previousLatest, "svc", "latest").withForce(true).exec();
-      } else if (now.containsKey("svc:latest")) {
-        docker.removeImageCmd("svc:latest").exec();
-      }
-    }
-  }
-
-  /** Relative path → SHA-256 (files) or link target (links) or "dir", for everything under {@code root}. */
   private static Map<String, String> tree(Path root) throws Exception {
     Map<String, String> out = new TreeMap<>();
     try (Stream<Path> paths = Files.walk(root)) {

@@ -9,6 +9,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Image;
+import dev.svc.engines.lifecycle.DockerClients;
 
 /** What the end-to-end tests share: the real engine set-up of an agent, quick tests, their logs. */
 final class Fixtures {
@@ -121,6 +126,67 @@ final class Fixtures {
       return docker.listContainersCmd().withShowAll(true).exec().stream().filter(c -> image.equals(c.getImage())).count();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Every tag on the Docker engine and its image id. */
+  static Map<String, String> images() throws IOException {
+    try (DockerClient docker = DockerClients.connect()) {
+      Map<String, String> out = new TreeMap<>();
+      for (Image image : docker.listImagesCmd().exec()) {
+        if (image.getRepoTags() != null) {
+          for (String tag : image.getRepoTags()) {
+            if (!tag.equals("<none>:<none>")) {
+              out.put(tag, image.getId());
+            }
+          }
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Removes the test's tags, and puts svc:latest back where it was (other tests may rely on its absence). */
+  static void restoreTags(String previousLatest, String... tags) throws IOException {
+    try (DockerClient docker = DockerClients.connect()) {
+      Map<String, String> now = images();
+      for (String tag : tags) {
+        if (now.containsKey(tag)) {
+          docker.removeImageCmd(tag).withNoPrune(false).exec();
+        }
+      }
+      if (previousLatest != null) {
+        docker.tagImageCmd(previousLatest, "svc", "latest").withForce(true).exec();
+      } else if (now.containsKey("svc:latest")) {
+        docker.removeImageCmd("svc:latest").exec();
+      }
+    }
+  }
+
+  /** Relative path → SHA-256 (files) or link target (links) or "dir", for everything under {@code root}. */
+
+  /** Removes {@code svc:latest} when a test left it behind, so that an agent takes the local svc run path. */
+  static void withoutTheSvcImage() throws IOException {
+    try (DockerClient docker = DockerClients.connect()) {
+      if (images().containsKey("svc:latest")) {
+        docker.removeImageCmd("svc:latest").exec();
+      }
+    }
+  }
+
+  /** Containers made from {@code image} since {@code epochSecond}, from the Docker engine's event log. */
+  static long containersCreatedSince(long epochSecond, String image) throws Exception {
+    try (DockerClient docker = DockerClients.connect()) {
+      java.util.List<com.github.dockerjava.api.model.Event> events = new java.util.ArrayList<>();
+      docker.eventsCmd().withSince(String.valueOf(epochSecond)).withUntil(String.valueOf(java.time.Instant.now().getEpochSecond()))
+          .withEventFilter("create").withEventTypeFilter(com.github.dockerjava.api.model.EventType.CONTAINER)
+          .exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<com.github.dockerjava.api.model.Event>() {
+            @Override
+            public void onNext(com.github.dockerjava.api.model.Event event) {
+              events.add(event);
+            }
+          }).awaitCompletion(30, java.util.concurrent.TimeUnit.SECONDS);
+      return events.stream().filter(e -> image.equals(e.getFrom())).count();
     }
   }
 }
