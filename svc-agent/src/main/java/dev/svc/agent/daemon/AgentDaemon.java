@@ -60,7 +60,7 @@ public final class AgentDaemon {
     LOG.info("Hardware: {}, {} GPU(s) {}, {} GB RAM, {}", registration.getString("cpu_info"),
         registration.getInteger("gpu_count"), registration.getString("gpu_info"), registration.getInteger("ram_gb"),
         registration.getString("environment_type"));
-    logServer = new LogServerVerticle(config);
+    logServer = new LogServerVerticle(home, config);
     return deploy(new UplinkVerticle(home.spool(), identity, connections))
         .compose(v -> deploy(new ControlVerticle(home, config, identity, registration, connections)))
         .compose(v -> deploy(logServer))

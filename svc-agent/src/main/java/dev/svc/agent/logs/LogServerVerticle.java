@@ -4,7 +4,12 @@ import dev.svc.agent.AgentBus;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.daemon.ModelStorage;
 import dev.svc.agent.uplink.UplinkVerticle;
-import dev.svc.core.home.SvcHome;
+import dev.svc.agent.config.AgentHome;
+import dev.svc.core.tls.CertificateAuthority;
+import dev.svc.core.tls.ServerCertificate;
+import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
+import java.util.List;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -16,7 +21,6 @@ import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HashMap;
@@ -26,9 +30,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent's own HTTP API (protocol.md §8) on {@code config.port()}, all interfaces: HTTPS when the
- * configuration names TLS files — the server certificate is the agent's client certificate from
- * {@code svc-agent init}, which the server's CA signed, so a client that trusts that CA (the CLI
- * does) verifies it — plain HTTP otherwise.
+ * configuration has a {@code tls} mapping (the agent talks HTTPS to its server), plain HTTP
+ * otherwise. The client certificate from {@code svc-agent init} cannot serve: it is for client
+ * authentication only and names no host. So the agent keeps a CA of its own in
+ * {@code certs/api/} ({@code ca.pem}, owner-only key) and a server certificate it signs for
+ * localhost, 127.0.0.1, ::1 and the host name ({@code server.pem}); local clients such as
+ * {@code svc-agent status} trust {@code certs/api/ca.pem}.
  * <ul>
  *   <li>{@code GET /api/status} (open): name, whether a benchmark runs and which, model storage figures;</li>
  *   <li>{@code GET /api/logs/<command_id>} (agent token): SSE {@code event: log} with the buffered
@@ -44,6 +51,7 @@ public final class LogServerVerticle extends VerticleBase {
   private static final long ENGINE_TIMEOUT_MS = 5000;
   private static final Logger LOG = LoggerFactory.getLogger(LogServerVerticle.class);
 
+  private final AgentHome home;
   private final AgentConfig config;
   private final CommandLogs logs = new CommandLogs(MAX_LINES, MAX_COMMANDS);
   /** test id → command id, so a test's end ends its command's stream. */
@@ -51,7 +59,8 @@ public final class LogServerVerticle extends VerticleBase {
   private JsonObject settings;
   private HttpServer http;
 
-  public LogServerVerticle(AgentConfig config) {
+  public LogServerVerticle(AgentHome home, AgentConfig config) {
+    this.home = home;
     this.config = config;
   }
 
@@ -67,8 +76,10 @@ public final class LogServerVerticle extends VerticleBase {
     router.get("/api/logs/:commandId").handler(this::stream);
     router.post("/api/tests/:testId/cancel").handler(this::cancel);
     router.route("/api/*").handler(ctx -> json(ctx, 404, error("No such endpoint")));
-    http = vertx.createHttpServer(options()).requestHandler(router);
-    return consumers.compose(v -> http.listen(config.port(), "0.0.0.0")).onSuccess(server ->
+    return consumers.compose(v -> vertx.executeBlocking(this::options)).compose(options -> {
+      http = vertx.createHttpServer(options).requestHandler(router);
+      return http.listen(config.port(), "0.0.0.0");
+    }).onSuccess(server ->
         LOG.info("Agent API listening on {}://0.0.0.0:{}", tls() ? "https" : "http", server.actualPort()));
   }
 
@@ -83,17 +94,23 @@ public final class LogServerVerticle extends VerticleBase {
   }
 
   private boolean tls() {
-    AgentConfig.Tls t = config.tls();
-    return t != null && t.cert() != null && t.key() != null && Files.isRegularFile(SvcHome.expand(t.cert()))
-        && Files.isRegularFile(SvcHome.expand(t.key()));
+    return config.tls() != null;
   }
 
+  /** Where the agent's API CA and server certificate live. */
+  public static Path apiCertificates(AgentHome home) {
+    return home.certs().resolve("api");
+  }
+
+  /** Blocking (may create the CA and certificate). */
   private HttpServerOptions options() {
     HttpServerOptions options = new HttpServerOptions();
     if (tls()) {
-      Path cert = SvcHome.expand(config.tls().cert());
-      Path key = SvcHome.expand(config.tls().key());
-      options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions().setCertPath(cert.toString()).setKeyPath(key.toString()));
+      Path dir = apiCertificates(home);
+      ServerCertificate certificate = CertificateAuthority.loadOrCreate(dir)
+          .ensureServerCertificate(dir, ServerCertificate.defaultSans(List.of()), Duration.ofDays(30));
+      options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions().setCertValue(Buffer.buffer(certificate.certificatePem()))
+          .setKeyValue(Buffer.buffer(certificate.privateKeyPem())));
     }
     return options;
   }
@@ -135,7 +152,7 @@ public final class LogServerVerticle extends VerticleBase {
           .put("used_gb", ModelStorage.usedGb(dir)).put("model_count", ModelStorage.modelCount(dir)))
           .onComplete(storage -> json(ctx, 200, new JsonObject().put("name", config.name()).put("running", true)
               .put("benchmark_active", engine.getBoolean("busy", false))
-              .put("current_test", engine.getString("test_id", "") == null ? "" : engine.getString("test_id", ""))
+              .put("current_test", engine.getString("test_id") == null ? "" : engine.getString("test_id"))
               .put("storage", storage.succeeded() ? storage.result() : new JsonObject())));
     });
   }
