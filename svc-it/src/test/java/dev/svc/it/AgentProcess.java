@@ -82,10 +82,10 @@ public final class AgentProcess implements AutoCloseable {
     return this;
   }
 
-  /** The agent's own API (protocol.md §8) at 127.0.0.1, trusting the server's CA; -1 status when it does not answer. */
+  /** The agent's own API (protocol.md §8) at 127.0.0.1, trusting the agent's API CA (certs/api/ca.pem); -1 status when it does not answer. */
   public Http.Response local(String path) {
     try {
-      return new Http(java.net.URI.create("https://127.0.0.1:" + port), provisioned.token(), home().resolve("certs/ca.pem"))
+      return new Http(java.net.URI.create("https://127.0.0.1:" + port), provisioned.token(), home().resolve("certs/api/ca.pem"))
           .get(path == null ? "/api/status" : path);
     } catch (RuntimeException e) {
       return new Http.Response(-1, String.valueOf(e.getMessage()));

@@ -49,6 +49,53 @@ public final class NvidiaSmi {
     return out.problem() != null ? Optional.empty() : cudaVersion(out.text());
   }
 
+  /**
+   * What the GPUs are doing now, for the agent's heartbeat: the mean utilisation over all GPUs and
+   * the memory used summed over them; a figure nvidia-smi reports as [N/A] (unified memory) is null.
+   * Empty when nvidia-smi is absent, fails or lists no GPU.
+   */
+  public Optional<Usage> usage() {
+    Output out = run(List.of(command, "--query-gpu=utilization.gpu,memory.used", "--format=csv,noheader,nounits"));
+    return out.problem() != null ? Optional.empty() : parseUsage(out.text());
+  }
+
+  /** Mean GPU utilisation (percent) and memory used (MB, all GPUs); either null when not reported. */
+  public record Usage(Double utilizationPct, Double memoryUsedMb) {
+  }
+
+  static Optional<Usage> parseUsage(String csv) {
+    double utilization = 0;
+    double memory = 0;
+    int utilizations = 0;
+    int memories = 0;
+    int rows = 0;
+    for (String line : csv.split("\\R")) {
+      String[] f = line.split(",\\s*");
+      if (line.isBlank() || f.length != 2) {
+        continue;
+      }
+      try {
+        Double u = number(f[0]);
+        Double m = number(f[1]);
+        rows++;
+        if (u != null) {
+          utilization += u;
+          utilizations++;
+        }
+        if (m != null) {
+          memory += m;
+          memories++;
+        }
+      } catch (NumberFormatException e) {
+        // not a GPU row
+      }
+    }
+    if (rows == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(new Usage(utilizations == 0 ? null : utilization / utilizations, memories == 0 ? null : memory));
+  }
+
   /** The GPUs found, or none and why. */
   public record Listing(List<GpuInfo> gpus, String problem) {
   }

@@ -1,0 +1,336 @@
+package dev.svc.agent.daemon;
+
+import dev.svc.agent.AgentBus;
+import dev.svc.agent.config.AgentConfig;
+import dev.svc.agent.config.AgentHome;
+import dev.svc.agent.uplink.AgentIdentity;
+import dev.svc.agent.uplink.ServerConnection;
+import dev.svc.agent.uplink.UplinkVerticle;
+import dev.svc.bench.hardware.NvidiaSmi;
+import dev.svc.core.domain.AgentSettings;
+import dev.svc.core.home.PrivateFiles;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's side of protocol.md §2.1–2.2. Registers (retrying with backoff and jitter while the
+ * server cannot be reached: it may start after the agent), then heartbeats on a timer: the
+ * engine's state, GPU use, free model storage and uptime, plus the ids of the commands the engine
+ * accepted since the last answered heartbeat. Each answer's settings are published on
+ * {@link AgentBus#SETTINGS} and cached on disk at once; its commands go to
+ * {@link AgentBus#ENGINE_COMMAND}. The interval is the {@code heartbeat_interval_s} setting, at
+ * least {@link #BUSY_MIN_INTERVAL_S} while a benchmark runs. A heartbeat answered 404 (the agent
+ * was deleted on the server) registers again by name and adopts the id the server gives.
+ */
+public final class ControlVerticle extends VerticleBase {
+
+  static final int BUSY_MIN_INTERVAL_S = 60;
+  static final long REGISTER_BACKOFF_START_MS = 1000;
+  static final long REGISTER_BACKOFF_CAP_MS = 30_000;
+  private static final long ENGINE_TIMEOUT_MS = 5000;
+  private static final Logger LOG = LoggerFactory.getLogger(ControlVerticle.class);
+
+  private final AgentHome home;
+  private final AgentConfig config;
+  private final AgentIdentity identity;
+  private final JsonObject registration;
+  private final UplinkVerticle.ServerConnectionFactory connections;
+  private final long startedNanos = System.nanoTime();
+  private ServerConnection server;
+  private CommandLedger ledger;
+  private NvidiaSmi smi;
+  private JsonObject settings;
+  private int intervalS = AgentSettings.DEFAULT_HEARTBEAT_S;
+  private long timer = -1;
+  private long lastHeartbeatNanos;
+  private boolean stopped;
+
+  public ControlVerticle(AgentHome home, AgentConfig config, AgentIdentity identity, JsonObject registration,
+      UplinkVerticle.ServerConnectionFactory connections) {
+    this.home = home;
+    this.config = config;
+    this.identity = identity;
+    this.registration = registration;
+    this.connections = connections;
+  }
+
+  @Override
+  public Future<?> start() {
+    server = connections.open(vertx);
+    smi = new NvidiaSmi(config.nvidiaSmi());
+    return vertx.executeBlocking(() -> {
+      ledger = new CommandLedger(home.root().resolve("agent-commands.json"));
+      return Files.isRegularFile(home.settingsCache()) ? new JsonObject(Files.readString(home.settingsCache())) : null;
+    }).compose(cached -> {
+      if (cached != null) {
+        // the last settings the server sent hold until it answers again
+        settings = cached;
+        intervalS = AgentSettings.heartbeatIntervalS(flat(cached));
+        vertx.eventBus().publish(AgentBus.SETTINGS, cached.copy());
+      }
+      Promise<Void> registered = Promise.promise();
+      registerUntilAnswered(0, registered);
+      return registered.future();
+    }).onSuccess(v -> schedule(0));
+  }
+
+  @Override
+  public Future<?> stop() {
+    stopped = true;
+    vertx.cancelTimer(timer);
+    if (server != null) {
+      server.close();
+    }
+    return Future.succeededFuture();
+  }
+
+  // --- registration ---
+
+  private void registerUntilAnswered(int attempt, Promise<Void> done) {
+    if (stopped) {
+      done.tryFail("stopped before the server answered the registration");
+      return;
+    }
+    register().onComplete(ar -> {
+      if (ar.succeeded() && ar.result() == null) {
+        done.tryComplete();
+        return;
+      }
+      if (ar.succeeded()) {
+        // the server answered and refused: retrying cannot help (token, certificate, name)
+        done.tryFail(ar.result());
+        return;
+      }
+      long ceiling = Math.min(REGISTER_BACKOFF_CAP_MS, REGISTER_BACKOFF_START_MS << Math.min(attempt, 20));
+      long delay = ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1);
+      LOG.warn("Registration with {} failed ({}); retrying in {} ms", config.server(), ar.cause().getMessage(), delay);
+      timer = vertx.setTimer(delay, id -> registerUntilAnswered(attempt + 1, done));
+    });
+  }
+
+  /**
+   * POST /api/v1/agents/register: succeeds with null once registered, with the refusal when the
+   * server refuses for good, fails when it should be tried again (unreachable, 5xx, 408, 429).
+   */
+  private Future<String> register() {
+    return server.request(HttpMethod.POST, "/api/v1/agents/register").timeout(30_000)
+        .sendJsonObject(registration).compose(response -> {
+          int code = response.statusCode();
+          if (code == 201 || code == 200) {
+            JsonObject body = response.bodyAsJsonObject();
+            String id = body.getString("agent_id");
+            String before = identity.agentId();
+            identity.adopt(id);
+            if (body.getValue("heartbeat_interval_s") instanceof Number n && settings == null) {
+              intervalS = n.intValue();
+            }
+            LOG.info(before == null || before.equals(id) ? "Registered with {} as {} ({})"
+                : "Registered again with {} as {} ({}), formerly " + before, config.server(), registration.getString("name"), id);
+            return Future.succeededFuture((String) null);
+          }
+          String refusal = "Server refused the registration: " + code + " " + error(response);
+          if (code == 408 || code == 429 || code >= 500) {
+            return Future.failedFuture(refusal);
+          }
+          return Future.succeededFuture(refusal);
+        });
+  }
+
+  // --- heartbeats ---
+
+  private void schedule(long delayMs) {
+    if (!stopped) {
+      vertx.cancelTimer(timer);
+      timer = vertx.setTimer(Math.max(1, delayMs), id -> beat());
+    }
+  }
+
+  private void beat() {
+    if (stopped) {
+      return;
+    }
+    engineState().compose(state -> {
+      long sinceLastMs = (System.nanoTime() - lastHeartbeatNanos) / 1_000_000;
+      if (lastHeartbeatNanos != 0 && state.busy() && sinceLastMs < BUSY_MIN_INTERVAL_S * 1000L) {
+        // a benchmark started since this timer was set: it runs undisturbed by a faster beat
+        return Future.succeededFuture(BUSY_MIN_INTERVAL_S * 1000L - sinceLastMs);
+      }
+      return heartbeat(state).map(v -> nextDelayMs(state.busy()));
+    }).onComplete(ar -> {
+      if (ar.failed()) {
+        LOG.warn("Heartbeat failed: {}", ar.cause().getMessage());
+      }
+      schedule(ar.succeeded() ? ar.result() : nextDelayMs(false));
+    });
+  }
+
+  private long nextDelayMs(boolean busy) {
+    return 1000L * (busy ? Math.max(BUSY_MIN_INTERVAL_S, intervalS) : intervalS);
+  }
+
+  /** What the engine says it is doing; idle when it does not answer. */
+  record EngineState(boolean busy, String status, String testId) {
+  }
+
+  private Future<EngineState> engineState() {
+    return vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_STATE, new JsonObject(),
+        new DeliveryOptions().setSendTimeout(ENGINE_TIMEOUT_MS)).map(reply -> {
+          JsonObject s = reply.body() == null ? new JsonObject() : reply.body();
+          String status = s.getString("status", s.getBoolean("busy", false) ? "running" : "idle");
+          if (!List.of("idle", "running", "error").contains(status)) {
+            status = "error";
+          }
+          return new EngineState(s.getBoolean("busy", false), status, s.getString("test_id", ""));
+        }).otherwise(err -> new EngineState(false, "idle", ""));
+  }
+
+  private Future<Void> heartbeat(EngineState state) {
+    String agentId = identity.agentId();
+    JsonObject current = settings;
+    return vertx.executeBlocking(() -> {
+      JsonObject body = new JsonObject().put("status", state.status())
+          .put("current_task", state.testId() == null ? "" : state.testId())
+          .put("uptime_s", (System.nanoTime() - startedNanos) / 1_000_000_000L)
+          .put("storage_gb_free", ModelStorage.freeGb(ModelStorage.dir(config, current)));
+      smi.usage().ifPresent(usage -> {
+        if (usage.utilizationPct() != null) {
+          body.put("gpu_utilization_pct", Math.round(usage.utilizationPct() * 10) / 10.0);
+        }
+        if (usage.memoryUsedMb() != null) {
+          body.put("gpu_memory_used_gb", Math.round(usage.memoryUsedMb() / 1024.0 * 100) / 100.0);
+        }
+      });
+      body.put("acked_command_ids", new JsonArray(ledger.pending()));
+      return body;
+    }).compose(body -> server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat").timeout(30_000)
+        .sendJsonObject(body).compose(response -> {
+          lastHeartbeatNanos = System.nanoTime();
+          if (response.statusCode() == 404) {
+            LOG.warn("Server does not know agent {} ({}); registering again", agentId, error(response));
+            return reRegister();
+          }
+          if (response.statusCode() != 200) {
+            return Future.failedFuture("server answered " + response.statusCode() + " " + error(response));
+          }
+          @SuppressWarnings("unchecked")
+          List<String> sent = body.getJsonArray("acked_command_ids").getList();
+          return answered(response.bodyAsJsonObject(), List.copyOf(sent));
+        }));
+  }
+
+  /** A 404: the server forgot this agent (deleted). Register by name, adopt the new id, beat at once. */
+  private Future<Void> reRegister() {
+    return register().compose(refusal -> {
+      if (refusal != null) {
+        return Future.failedFuture(refusal);
+      }
+      return engineState().compose(this::heartbeat);
+    });
+  }
+
+  private Future<Void> answered(JsonObject answer, List<String> acknowledged) {
+    String canonical = answer.getString("agent_id");
+    if (canonical != null && !canonical.equals(identity.agentId())) {
+      LOG.info("Server names this agent {} (was {}); adopting it", canonical, identity.agentId());
+      identity.adopt(canonical);
+    }
+    JsonObject received = answer.getJsonObject("settings");
+    Future<Void> stored = vertx.executeBlocking(() -> {
+      ledger.acknowledged(acknowledged);
+      return null;
+    });
+    if (received != null) {
+      stored = stored.compose(v -> applySettings(received));
+    }
+    JsonArray commands = answer.getJsonArray("commands", new JsonArray());
+    for (Object c : commands) {
+      if (c instanceof JsonObject command) {
+        stored = stored.compose(v -> forward(command));
+      }
+    }
+    return stored;
+  }
+
+  private Future<Void> applySettings(JsonObject received) {
+    boolean changed = !received.equals(settings);
+    settings = received.copy();
+    int interval = AgentSettings.heartbeatIntervalS(flat(received));
+    if (interval != intervalS) {
+      LOG.info("Heartbeat interval is now {} s", interval);
+      intervalS = interval;
+    }
+    vertx.eventBus().publish(AgentBus.SETTINGS, received.copy());
+    if (!changed) {
+      return Future.succeededFuture();
+    }
+    String text = received.encodePrettily();
+    return vertx.executeBlocking(() -> {
+      PrivateFiles.write(home.settingsCache(), text);
+      return null;
+    });
+  }
+
+  /** One command to the engine; acknowledged once the engine accepted it, never run twice. */
+  private Future<Void> forward(JsonObject command) {
+    String id = command.getString("command_id");
+    if (id == null || id.isBlank()) {
+      LOG.warn("Ignoring a command without command_id: {}", command.encode());
+      return Future.succeededFuture();
+    }
+    return vertx.executeBlocking(() -> ledger.seen(id)).compose(seen -> {
+      if (seen) {
+        // the server sent it again (its ack was lost, or this agent restarted): acknowledge, do not rerun
+        return vertx.executeBlocking(() -> {
+          ledger.accepted(id);
+          return null;
+        });
+      }
+      JsonObject request = new JsonObject().put("command_id", id).put("test_id", command.getString("test_id"))
+          .put("type", command.getString("type")).put("payload", command.getJsonObject("payload", new JsonObject()));
+      return vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_COMMAND, request,
+          new DeliveryOptions().setSendTimeout(60_000)).compose(reply -> {
+            JsonObject r = reply.body() == null ? new JsonObject() : reply.body();
+            if (!r.getBoolean("accepted", false)) {
+              LOG.warn("Engine did not accept {} {}: {}", command.getString("type"), id, r.getString("reason", "no reason given"));
+              return Future.<Void>succeededFuture();
+            }
+            LOG.info("Engine accepted {} {}", command.getString("type"), id);
+            return vertx.executeBlocking(() -> {
+              ledger.accepted(id);
+              return null;
+            });
+          }, err -> {
+            LOG.warn("Engine did not answer {} {} ({}); the server will send it again", command.getString("type"), id,
+                err.getMessage());
+            return Future.succeededFuture();
+          });
+    });
+  }
+
+  private static java.util.Map<String, String> flat(JsonObject settings) {
+    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+    settings.forEach(e -> out.put(e.getKey(), e.getValue() == null ? null : String.valueOf(e.getValue())));
+    return out;
+  }
+
+  private static String error(HttpResponse<Buffer> response) {
+    try {
+      JsonObject json = response.bodyAsJsonObject();
+      return json == null ? "" : json.getString("error", "");
+    } catch (RuntimeException e) {
+      return response.bodyAsString() == null ? "" : response.bodyAsString();
+    }
+  }
+}

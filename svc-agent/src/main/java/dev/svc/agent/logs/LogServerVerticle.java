@@ -1,0 +1,254 @@
+package dev.svc.agent.logs;
+
+import dev.svc.agent.AgentBus;
+import dev.svc.agent.config.AgentConfig;
+import dev.svc.agent.daemon.ModelStorage;
+import dev.svc.agent.uplink.UplinkVerticle;
+import dev.svc.agent.config.AgentHome;
+import dev.svc.core.tls.CertificateAuthority;
+import dev.svc.core.tls.ServerCertificate;
+import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
+import java.util.List;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's own HTTP API (protocol.md §8) on {@code config.port()}, all interfaces: HTTPS when the
+ * configuration has a {@code tls} mapping (the agent talks HTTPS to its server), plain HTTP
+ * otherwise. The client certificate from {@code svc-agent init} cannot serve: it is for client
+ * authentication only and names no host. So the agent keeps a CA of its own in
+ * {@code certs/api/} ({@code ca.pem}, owner-only key) and a server certificate it signs for
+ * localhost, 127.0.0.1, ::1 and the host name ({@code server.pem}); local clients such as
+ * {@code svc-agent status} trust {@code certs/api/ca.pem}.
+ * <ul>
+ *   <li>{@code GET /api/status} (open): name, whether a benchmark runs and which, model storage figures;</li>
+ *   <li>{@code GET /api/logs/<command_id>} (agent token): SSE {@code event: log} with the buffered
+ *       lines first, then live ones, ending when the command's test ends;</li>
+ *   <li>{@code POST /api/tests/<test_id>/cancel} (agent token): stops the benchmark through the engine.</li>
+ * </ul>
+ * Lines come from {@link AgentBus#LOG}; a test's end from {@link UplinkVerticle#TEST_ENDED}.
+ */
+public final class LogServerVerticle extends VerticleBase {
+
+  static final int MAX_LINES = 10_000;
+  static final int MAX_COMMANDS = 8;
+  private static final long ENGINE_TIMEOUT_MS = 5000;
+  private static final Logger LOG = LoggerFactory.getLogger(LogServerVerticle.class);
+
+  private final AgentHome home;
+  private final AgentConfig config;
+  private final CommandLogs logs = new CommandLogs(MAX_LINES, MAX_COMMANDS);
+  /** test id → command id, so a test's end ends its command's stream. */
+  private final Map<String, String> commandOfTest = new HashMap<>();
+  private JsonObject settings;
+  private HttpServer http;
+
+  public LogServerVerticle(AgentHome home, AgentConfig config) {
+    this.home = home;
+    this.config = config;
+  }
+
+  @Override
+  public Future<?> start() {
+    var bus = vertx.eventBus();
+    Future<Void> consumers = Future.all(
+        bus.<JsonObject>consumer(AgentBus.LOG, m -> line(m.body())).completion(),
+        bus.<JsonObject>consumer(UplinkVerticle.TEST_ENDED, m -> ended(m.body())).completion(),
+        bus.<JsonObject>consumer(AgentBus.SETTINGS, m -> settings = m.body()).completion()).mapEmpty();
+    Router router = Router.router(vertx);
+    router.get("/api/status").handler(this::status);
+    router.get("/api/logs/:commandId").handler(this::stream);
+    router.post("/api/tests/:testId/cancel").handler(this::cancel);
+    router.route("/api/*").handler(ctx -> json(ctx, 404, error("No such endpoint")));
+    return consumers.compose(v -> vertx.executeBlocking(this::options)).compose(options -> {
+      http = vertx.createHttpServer(options).requestHandler(router);
+      return http.listen(config.port(), "0.0.0.0");
+    }).onSuccess(server ->
+        LOG.info("Agent API listening on {}://0.0.0.0:{}", tls() ? "https" : "http", server.actualPort()));
+  }
+
+  @Override
+  public Future<?> stop() {
+    return http == null ? Future.succeededFuture() : http.close();
+  }
+
+  /** The port actually bound (for tests that ask for port 0). */
+  public int actualPort() {
+    return http.actualPort();
+  }
+
+  private boolean tls() {
+    return config.tls() != null;
+  }
+
+  /** Where the agent's API CA and server certificate live. */
+  public static Path apiCertificates(AgentHome home) {
+    return home.certs().resolve("api");
+  }
+
+  /** Blocking (may create the CA and certificate). */
+  private HttpServerOptions options() {
+    HttpServerOptions options = new HttpServerOptions();
+    if (tls()) {
+      Path dir = apiCertificates(home);
+      ServerCertificate certificate = CertificateAuthority.loadOrCreate(dir)
+          .ensureServerCertificate(dir, ServerCertificate.defaultSans(List.of()), Duration.ofDays(30));
+      options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions().setCertValue(Buffer.buffer(certificate.certificatePem()))
+          .setKeyValue(Buffer.buffer(certificate.privateKeyPem())));
+    }
+    return options;
+  }
+
+  // --- the bus ---
+
+  private void line(JsonObject body) {
+    String commandId = body == null ? null : body.getString("command_id");
+    if (commandId == null) {
+      return;
+    }
+    String testId = body.getString("test_id");
+    if (testId != null) {
+      commandOfTest.put(testId, commandId);
+      if (commandOfTest.size() > 4 * MAX_COMMANDS) {
+        commandOfTest.remove(commandOfTest.keySet().iterator().next());
+      }
+    }
+    logs.append(commandId, body.getString("line", ""));
+  }
+
+  private void ended(JsonObject body) {
+    String commandId = body.getString("command_id");
+    if (commandId == null) {
+      commandId = commandOfTest.get(body.getString("test_id"));
+    }
+    if (commandId != null) {
+      logs.end(commandId);
+    }
+  }
+
+  // --- routes ---
+
+  private void status(RoutingContext ctx) {
+    engineState().onComplete(state -> {
+      JsonObject engine = state.succeeded() ? state.result() : new JsonObject();
+      Path dir = ModelStorage.dir(config, settings);
+      vertx.executeBlocking(() -> new JsonObject().put("free_gb", ModelStorage.freeGb(dir))
+          .put("used_gb", ModelStorage.usedGb(dir)).put("model_count", ModelStorage.modelCount(dir)))
+          .onComplete(storage -> json(ctx, 200, new JsonObject().put("name", config.name()).put("running", true)
+              .put("benchmark_active", engine.getBoolean("busy", false))
+              .put("current_test", engine.getString("test_id") == null ? "" : engine.getString("test_id"))
+              .put("storage", storage.succeeded() ? storage.result() : new JsonObject())));
+    });
+  }
+
+  private void stream(RoutingContext ctx) {
+    if (!authorized(ctx)) {
+      return;
+    }
+    String commandId = ctx.pathParam("commandId");
+    HttpServerResponse response = ctx.response();
+    response.setChunked(true).putHeader("Content-Type", "text/event-stream; charset=utf-8")
+        .putHeader("Cache-Control", "no-cache").putHeader("X-Accel-Buffering", "no");
+    response.write(": " + commandId + "\n\n");
+    CommandLogs.Listener listener = new CommandLogs.Listener() {
+      @Override
+      public void line(String line) {
+        if (!response.closed() && !response.ended()) {
+          response.write("event: log\ndata: " + new JsonObject().put("command_id", commandId).put("line", line).encode()
+              + "\n\n");
+        }
+      }
+
+      @Override
+      public void end() {
+        if (!response.closed() && !response.ended()) {
+          response.end();
+        }
+      }
+    };
+    response.closeHandler(v -> logs.unfollow(commandId, listener));
+    logs.follow(commandId, listener);
+  }
+
+  private void cancel(RoutingContext ctx) {
+    if (!authorized(ctx)) {
+      return;
+    }
+    String testId = ctx.pathParam("testId");
+    engineState().onComplete(state -> {
+      if (state.failed()) {
+        json(ctx, 503, error("The engine does not answer: " + state.cause().getMessage()));
+        return;
+      }
+      JsonObject engine = state.result();
+      if (!engine.getBoolean("busy", false) || !testId.equals(engine.getString("test_id"))) {
+        json(ctx, 404, error("Test " + testId + " is not running on this agent"));
+        return;
+      }
+      vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_CANCEL, new JsonObject().put("test_id", testId),
+          new DeliveryOptions().setSendTimeout(30_000)).onComplete(reply -> {
+            if (reply.failed()) {
+              json(ctx, 503, error("The engine did not cancel test " + testId + ": " + reply.cause().getMessage()));
+            } else if (reply.result().body() != null && reply.result().body().getBoolean("cancelled", false)) {
+              json(ctx, 200, new JsonObject().put("cancelled", true).put("test_id", testId));
+            } else {
+              json(ctx, 409, error("Test " + testId + " could not be cancelled: it is ending"));
+            }
+          });
+    });
+  }
+
+  private io.vertx.core.Future<JsonObject> engineState() {
+    return vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_STATE, new JsonObject(),
+        new DeliveryOptions().setSendTimeout(ENGINE_TIMEOUT_MS)).map(m -> m.body() == null ? new JsonObject() : m.body());
+  }
+
+  /**
+   * The agent's token as a bearer credential, compared in constant time: 401 without one, 403 for
+   * another. An agent configured without a token (an open server) serves these routes to anyone
+   * who can reach the port, as its server does.
+   */
+  private boolean authorized(RoutingContext ctx) {
+    String token = config.token();
+    if (token.isEmpty()) {
+      return true;
+    }
+    String header = ctx.request().getHeader("Authorization");
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) || header.substring(7).isBlank()) {
+      json(ctx, 401, error("Authentication required: Authorization: Bearer <agent token>"));
+      return false;
+    }
+    byte[] presented = header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+    if (!MessageDigest.isEqual(presented, token.getBytes(StandardCharsets.UTF_8))) {
+      json(ctx, 403, error("Wrong token"));
+      return false;
+    }
+    return true;
+  }
+
+  private static JsonObject error(String message) {
+    return new JsonObject().put("error", message);
+  }
+
+  private static void json(RoutingContext ctx, int status, JsonObject body) {
+    if (!ctx.response().ended()) {
+      ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+    }
+  }
+}

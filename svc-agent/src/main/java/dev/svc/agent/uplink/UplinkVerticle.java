@@ -1,0 +1,276 @@
+package dev.svc.agent.uplink;
+
+import dev.svc.agent.AgentBus;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers what the engine owes the server: answers {@link AgentBus#UPLINK_LOGS},
+ * {@link AgentBus#UPLINK_STATUS} and {@link AgentBus#UPLINK_RESULT} once the entry is in the
+ * {@link Spool}, and drains the spool in order, one entry at a time: log batches to
+ * {@code POST /api/v1/quicktest/<id>/logs} with their seq, status changes to
+ * {@code .../status}, results to {@code POST /api/v1/agents/<agent_id>/results}. A 2xx deletes the
+ * entry; a 4xx other than 408/429 is logged and the entry dropped (the server will never take it,
+ * e.g. 409 for lines of a test it already ended); anything else is retried with exponential
+ * backoff and full jitter, holding back everything behind it. What is left at a restart is sent then.
+ *
+ * <p>It also publishes {@link #TEST_ENDED} once a test's final status or result is spooled, so the
+ * local log stream of that command can end.
+ */
+public final class UplinkVerticle extends VerticleBase {
+
+  /** Published {test_id, command_id} when a test's final status or its result is spooled. */
+  public static final String TEST_ENDED = "svc.agent.uplink.test-ended";
+
+  static final long LINGER_MS = 250;
+  static final long BACKOFF_START_MS = 500;
+  static final long BACKOFF_CAP_MS = 10_000;
+  /** The server's limit on one log line (characters); a longer line is cut rather than refused with its batch. */
+  static final int MAX_LINE = 64 * 1024;
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+  private static final Logger LOG = LoggerFactory.getLogger(UplinkVerticle.class);
+
+  private final Path spoolDir;
+  private final AgentIdentity identity;
+  private final ServerConnectionFactory connections;
+  private ServerConnection server;
+  private Spool spool;
+  private boolean draining;
+  private boolean stopped;
+  private long timer = -1;
+
+  /** How the verticle gets its connection once deployed (it needs the verticle's Vert.x). */
+  @FunctionalInterface
+  public interface ServerConnectionFactory {
+    ServerConnection open(io.vertx.core.Vertx vertx);
+  }
+
+  public UplinkVerticle(Path spoolDir, AgentIdentity identity, ServerConnectionFactory connections) {
+    this.spoolDir = spoolDir;
+    this.identity = identity;
+    this.connections = connections;
+  }
+
+  @Override
+  public Future<?> start() {
+    server = connections.open(vertx);
+    return vertx.executeBlocking(() -> Spool.open(spoolDir)).compose(opened -> {
+      spool = opened;
+      if (opened.size() > 0) {
+        LOG.info("{} entries left in the spool from before; sending them", opened.size());
+      }
+      var bus = vertx.eventBus();
+      return Future.all(
+          bus.<JsonObject>consumer(AgentBus.UPLINK_LOGS, m -> accept(m, Spool.Kind.LOGS)).completion(),
+          bus.<JsonObject>consumer(AgentBus.UPLINK_STATUS, m -> accept(m, Spool.Kind.STATUS)).completion(),
+          bus.<JsonObject>consumer(AgentBus.UPLINK_RESULT, m -> accept(m, Spool.Kind.RESULT)).completion());
+    }).onSuccess(v -> drain());
+  }
+
+  @Override
+  public Future<?> stop() {
+    stopped = true;
+    vertx.cancelTimer(timer);
+    if (server != null) {
+      server.close();
+    }
+    return Future.succeededFuture();
+  }
+
+  /** How many entries wait for the server (for tests and the status page). */
+  public int pending() {
+    return spool == null ? 0 : spool.size();
+  }
+
+  // --- taking entries in ---
+
+  private void accept(Message<JsonObject> message, Spool.Kind kind) {
+    JsonObject body = message.body();
+    String testId = body == null ? null : body.getString("test_id");
+    String problem = body == null ? "no body" : problem(kind, body);
+    if (problem != null) {
+      message.fail(400, problem);
+      return;
+    }
+    JsonObject stored = kind == Spool.Kind.LOGS ? cutLongLines(body) : body;
+    // ordered: entries reach the disk in the order the engine sent them
+    vertx.executeBlocking(() -> spool.append(kind, testId, stored)).onComplete(ar -> {
+      if (ar.failed()) {
+        LOG.error("Could not spool a {} entry of test {}", kind, testId, ar.cause());
+        message.fail(500, "Could not spool: " + ar.cause().getMessage());
+        return;
+      }
+      message.reply(new JsonObject().put("spooled", true));
+      if (ended(kind, body)) {
+        vertx.eventBus().publish(TEST_ENDED, new JsonObject().put("test_id", testId)
+            .put("command_id", body.getString("command_id")));
+      }
+      drain();
+    });
+  }
+
+  private static String problem(Spool.Kind kind, JsonObject body) {
+    String testId = body.getString("test_id");
+    if (kind != Spool.Kind.RESULT && (testId == null || !ID.matcher(testId).matches())) {
+      return "test_id is required";
+    }
+    return switch (kind) {
+      case LOGS -> body.getValue("lines") instanceof JsonArray ? null : "lines (a list) is required";
+      case STATUS -> body.getString("status") == null ? "status is required" : null;
+      case RESULT -> body.getString("command_id") == null ? "command_id is required" : null;
+    };
+  }
+
+  private static boolean ended(Spool.Kind kind, JsonObject body) {
+    if (kind == Spool.Kind.RESULT) {
+      return true;
+    }
+    return kind == Spool.Kind.STATUS && List.of("completed", "failed").contains(body.getString("status"));
+  }
+
+  private static JsonObject cutLongLines(JsonObject body) {
+    JsonArray lines = new JsonArray();
+    for (Object line : body.getJsonArray("lines")) {
+      String text = String.valueOf(line);
+      lines.add(text.length() > MAX_LINE ? text.substring(0, MAX_LINE) : text);
+    }
+    return body.copy().put("lines", lines);
+  }
+
+  // --- the drain: one entry at a time, in order ---
+
+  private void drain() {
+    if (draining || stopped) {
+      return;
+    }
+    draining = true;
+    vertx.cancelTimer(timer);
+    vertx.executeBlocking(() -> {
+      long waitNanos = spool.headOpenForNanos(TimeUnit.MILLISECONDS.toNanos(LINGER_MS));
+      return waitNanos > 0 ? Optional.<Object>of(waitNanos) : spool.take().map(e -> (Object) e);
+    }).onComplete(ar -> {
+      if (ar.failed()) {
+        LOG.error("Spool read failed; retrying", ar.cause());
+        pause(BACKOFF_CAP_MS);
+        return;
+      }
+      Optional<Object> next = ar.result();
+      if (next.isEmpty()) {
+        draining = false;
+        return;
+      }
+      if (next.get() instanceof Long waitNanos) {
+        // a young log batch may still take lines: a few hundred ms make one request of many lines
+        pause(Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
+        return;
+      }
+      deliver((Spool.Entry) next.get(), 0);
+    });
+  }
+
+  private void pause(long ms) {
+    draining = false;
+    if (!stopped) {
+      timer = vertx.setTimer(ms, id -> drain());
+    }
+  }
+
+  private void deliver(Spool.Entry entry, int attempt) {
+    if (stopped) {
+      return;
+    }
+    send(entry).onComplete(ar -> {
+      Outcome outcome = ar.succeeded() ? classify(entry, ar.result()) : Outcome.RETRY;
+      if (ar.failed()) {
+        LOG.info("Server unreachable ({}); {} entries wait in the spool", ar.cause().getMessage(), spool.size());
+      }
+      if (outcome == Outcome.RETRY) {
+        long ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_START_MS << Math.min(attempt, 20));
+        long delay = Math.max(50, ThreadLocalRandom.current().nextLong(ceiling + 1));
+        timer = vertx.setTimer(delay, id -> deliver(entry, attempt + 1));
+        return;
+      }
+      vertx.executeBlocking(() -> {
+        spool.remove(entry.number());
+        return null;
+      }).onComplete(removed -> {
+        if (removed.failed()) {
+          LOG.error("Could not delete spool entry {}", entry.number(), removed.cause());
+        }
+        draining = false;
+        drain();
+      });
+    });
+  }
+
+  private enum Outcome { DONE, RETRY }
+
+  private Future<HttpResponse<Buffer>> send(Spool.Entry entry) {
+    JsonObject body = entry.body();
+    String testId = entry.testId();
+    switch (entry.kind()) {
+      case LOGS:
+        return server.request(HttpMethod.POST, "/api/v1/quicktest/" + testId + "/logs").timeout(30_000)
+            .sendJsonObject(new JsonObject().put("lines", body.getJsonArray("lines")).put("seq", entry.seq()));
+      case STATUS:
+        JsonObject status = new JsonObject().put("status", body.getString("status"));
+        if (body.getString("error") != null) {
+          status.put("error", body.getString("error"));
+        }
+        return server.request(HttpMethod.POST, "/api/v1/quicktest/" + testId + "/status").timeout(30_000)
+            .sendJsonObject(status);
+      default:
+        String agentId = identity.agentId();
+        if (agentId == null) {
+          return Future.failedFuture("not registered yet");
+        }
+        JsonObject result = new JsonObject().put("command_id", body.getString("command_id"))
+            .put("test_id", testId).put("status", body.getString("status")).put("error", body.getString("error"))
+            .put("result_data", body.getValue("result_data"));
+        return server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/results").timeout(60_000)
+            .sendJsonObject(result);
+    }
+  }
+
+  private Outcome classify(Spool.Entry entry, HttpResponse<Buffer> response) {
+    int code = response.statusCode();
+    if (code / 100 == 2) {
+      return Outcome.DONE;
+    }
+    if (code == 408 || code == 429 || code >= 500) {
+      LOG.info("Server answered {} to {} of test {}; retrying", code, entry.kind(), entry.testId());
+      return Outcome.RETRY;
+    }
+    String error = errorOf(response);
+    if (code == 404 && entry.kind() == Spool.Kind.RESULT && error.startsWith("Agent ")) {
+      // this agent was deleted on the server: the next heartbeat re-registers it under a new id
+      LOG.warn("Server does not know this agent ({}); the result waits for the re-registration", error);
+      return Outcome.RETRY;
+    }
+    LOG.warn("Server refused the {} of test {} for good ({} {}); dropped", entry.kind(), entry.testId(), code, error);
+    return Outcome.DONE;
+  }
+
+  private static String errorOf(HttpResponse<Buffer> response) {
+    try {
+      JsonObject json = response.bodyAsJsonObject();
+      return json == null ? "" : json.getString("error", "");
+    } catch (RuntimeException e) {
+      return "";
+    }
+  }
+}
