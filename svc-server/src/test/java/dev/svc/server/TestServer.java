@@ -256,6 +256,10 @@ public final class TestServer implements AutoCloseable {
     return send(client, HttpMethod.PUT, path, token, body);
   }
 
+  public HttpResponse<Buffer> delete(String path, String token) {
+    return send(client, HttpMethod.DELETE, path, token, null);
+  }
+
   @Override
   public void close() {
     clients.forEach(WebClient::close);

@@ -37,7 +37,8 @@ final class AgentRoutes {
   }
 
   void mount(Router router, BodyHandler body, BodyHandler largeBody) {
-    Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenHashExists);
+    // a deleted agent's token passes here: its heartbeat is then a 404 and it registers again
+    Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenHashKnown);
     router.post("/api/v1/agents/register").handler(body).handler(precheck).handler(Handlers.async(this::register));
     router.post("/api/v1/agents/certificate").handler(body).handler(precheck).handler(Handlers.async(this::certificate));
     router.post("/api/v1/agents/test").handler(body).handler(Handlers.async(this::createTestAgent));
@@ -82,17 +83,29 @@ final class AgentRoutes {
     });
   }
 
+  /**
+   * A name no live agent has. On a server with a global token it needs that token, or the token the
+   * server issued to a deleted agent of this name: deleting an agent keeps its history, and the
+   * agent comes back under a new id when it next registers (rotate its token first to shut it out).
+   */
   private Future<Void> firstRegistration(RoutingContext ctx, JsonObject fields, String bearer) {
-    if (api.guard().hasGlobalToken()) {
-      if (bearer == null) {
-        throw api.guard().refuse(ctx,
-            ApiError.unauthorized("Authentication required: register with the server's token or one it issued"), false);
-      }
-      if (!api.guard().isGlobalToken(bearer)) {
+    if (!api.guard().hasGlobalToken() || (bearer != null && api.guard().isGlobalToken(bearer))) {
+      return insertRegistration(ctx, fields, bearer);
+    }
+    if (bearer == null) {
+      throw api.guard().refuse(ctx,
+          ApiError.unauthorized("Authentication required: register with the server's token or one it issued"), false);
+    }
+    return api.agents().deletedTokenHashes(fields.getString("name")).compose(hashes -> {
+      if (hashes.stream().noneMatch(hash -> Tokens.matchesHash(bearer, hash))) {
         throw api.guard().refuse(ctx,
             ApiError.forbidden("Unknown token: on this server an agent registers with a token the server issued"), true);
       }
-    }
+      return insertRegistration(ctx, fields, bearer);
+    });
+  }
+
+  private Future<Void> insertRegistration(RoutingContext ctx, JsonObject fields, String bearer) {
     String id = Ids.newId();
     fields.put("id", id).put("status", AgentStatus.ONLINE.wireName()).put("is_test_agent", false);
     if (bearer != null && !api.guard().isGlobalToken(bearer)) {

@@ -19,6 +19,9 @@ public final class AgentStore {
   private static final String BY_ID = "SELECT * FROM agents WHERE id = ? AND" + LIVE;
   private static final String BY_ID_ANY = "SELECT * FROM agents WHERE id = ?";
   private static final String BY_NAME = "SELECT * FROM agents WHERE name = ? AND" + LIVE + "ORDER BY registered_at LIMIT 1";
+  private static final String DELETED_TOKEN_HASHES = "SELECT token_hash FROM agents WHERE name = ? AND deleted_at IS NOT NULL"
+      + " AND token_hash IS NOT NULL";
+  private static final String BY_ANY_TOKEN_HASH = "SELECT id FROM agents WHERE token_hash = ? LIMIT 1";
   private static final String BY_TOKEN_HASH = "SELECT id FROM agents WHERE token_hash = ? AND" + LIVE + "LIMIT 1";
   private static final String ALL = "SELECT * FROM agents WHERE" + LIVE + "ORDER BY name, id";
   private static final String INSERT = "INSERT INTO agents (id, name, hostname, port, gpu_info, gpu_count, cpu_info, cpu_arch,"
@@ -59,6 +62,20 @@ public final class AgentStore {
   /** Whether some live agent holds the token with this hash. */
   public Future<Boolean> tokenHashExists(String hash) {
     return Sql.row(pool, BY_TOKEN_HASH, Tuple.of(hash)).map(Optional::isPresent);
+  }
+
+  /** The token hashes that deleted agents of this name held (the tokens the server issued for the name). */
+  public Future<List<String>> deletedTokenHashes(String name) {
+    return Sql.rows(pool, DELETED_TOKEN_HASHES, Tuple.of(name))
+        .map(rows -> rows.stream().map(row -> row.getString("token_hash")).toList());
+  }
+
+  /**
+   * Whether some agent, live or deleted, holds the token with this hash: a deleted agent's token
+   * may still reach registration and heartbeat, where it gets 404 and then re-registers.
+   */
+  public Future<Boolean> tokenHashKnown(String hash) {
+    return Sql.row(pool, BY_ANY_TOKEN_HASH, Tuple.of(hash)).map(Optional::isPresent);
   }
 
   public Future<Optional<JsonObject>> byName(String name) {
