@@ -3,6 +3,7 @@ package dev.svc.agent.daemon;
 import dev.svc.agent.AgentBus;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
+import dev.svc.agent.storage.StorageFigures;
 import dev.svc.agent.uplink.AgentIdentity;
 import dev.svc.agent.uplink.ServerConnection;
 import dev.svc.agent.uplink.UplinkVerticle;
@@ -203,7 +204,7 @@ public final class ControlVerticle extends VerticleBase {
       JsonObject body = new JsonObject().put("status", state.status())
           .put("current_task", state.testId() == null ? "" : state.testId())
           .put("uptime_s", (System.nanoTime() - startedNanos) / 1_000_000_000L)
-          .put("storage_gb_free", ModelStorage.freeGb(ModelStorage.dir(config, current)));
+          .put("storage_gb_free", StorageFigures.freeGb(StorageFigures.dir(config, current)));
       smi.usage().ifPresent(usage -> {
         if (usage.utilizationPct() != null) {
           body.put("gpu_utilization_pct", Math.round(usage.utilizationPct() * 10) / 10.0);

@@ -8,6 +8,7 @@ import dev.svc.agent.storage.ModelLookupException;
 import dev.svc.agent.storage.ModelStorage;
 import dev.svc.agent.storage.ModelWorkflow;
 import dev.svc.agent.storage.ShareMounter;
+import dev.svc.agent.storage.StorageFigures;
 import dev.svc.agent.storage.SystemShareMounter;
 import dev.svc.bench.hardware.NvidiaSmi;
 import dev.svc.core.CpuArch;
@@ -652,7 +653,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   }
 
   private ModelStorage storage() {
-    return new ModelStorage(SvcHome.expand(setting("model_storage_dir", config.modelStorageDir())).toAbsolutePath());
+    return new ModelStorage(StorageFigures.dir(config, settings).toAbsolutePath());
   }
 
   private Path shareMount() {

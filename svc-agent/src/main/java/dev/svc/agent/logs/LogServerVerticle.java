@@ -2,7 +2,7 @@ package dev.svc.agent.logs;
 
 import dev.svc.agent.AgentBus;
 import dev.svc.agent.config.AgentConfig;
-import dev.svc.agent.daemon.ModelStorage;
+import dev.svc.agent.storage.StorageFigures;
 import dev.svc.agent.uplink.UplinkVerticle;
 import dev.svc.agent.config.AgentHome;
 import dev.svc.core.tls.CertificateAuthority;
@@ -147,9 +147,9 @@ public final class LogServerVerticle extends VerticleBase {
   private void status(RoutingContext ctx) {
     engineState().onComplete(state -> {
       JsonObject engine = state.succeeded() ? state.result() : new JsonObject();
-      Path dir = ModelStorage.dir(config, settings);
-      vertx.executeBlocking(() -> new JsonObject().put("free_gb", ModelStorage.freeGb(dir))
-          .put("used_gb", ModelStorage.usedGb(dir)).put("model_count", ModelStorage.modelCount(dir)))
+      Path dir = StorageFigures.dir(config, settings);
+      vertx.executeBlocking(() -> new JsonObject().put("free_gb", StorageFigures.freeGb(dir))
+          .put("used_gb", StorageFigures.usedGb(dir)).put("model_count", StorageFigures.modelCount(dir)))
           .onComplete(storage -> json(ctx, 200, new JsonObject().put("name", config.name()).put("running", true)
               .put("benchmark_active", engine.getBoolean("busy", false))
               .put("current_test", engine.getString("test_id") == null ? "" : engine.getString("test_id"))

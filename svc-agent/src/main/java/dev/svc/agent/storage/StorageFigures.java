@@ -1,4 +1,4 @@
-package dev.svc.agent.daemon;
+package dev.svc.agent.storage;
 
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.core.domain.AgentSettings;
@@ -15,11 +15,11 @@ import java.util.stream.Stream;
  * {@code model_storage_dir} setting when it names another directory than its default, else the
  * configured one. Blocking: call from a worker.
  */
-public final class ModelStorage {
+public final class StorageFigures {
 
   private static final double GB = 1e9;
 
-  private ModelStorage() {
+  private StorageFigures() {
   }
 
   public static Path dir(AgentConfig config, JsonObject settings) {
