@@ -1,15 +1,74 @@
 package dev.svc.agent.cli;
 
+import dev.svc.agent.config.AgentConfig;
+import dev.svc.agent.config.AgentHome;
+import dev.svc.agent.enrol.Enrolment;
+import dev.svc.core.home.SvcHome;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** {@code svc-agent init}. */
-@Command(name = "init", mixinStandardHelpOptions = true, description = "Enrol this host: write agent.yaml and obtain a client certificate from the server.")
+/** {@code svc-agent init}: enrols this host with a server (see {@link Enrolment}). */
+@Command(name = "init", mixinStandardHelpOptions = true,
+    description = {"Enrol this host: pin the server's CA, obtain a client certificate signed by it (a key pair made here,"
+        + " a certificate signing request sent with the token) and write agent.yaml.",
+        "On a server with a global token, --token is a token the server issued for this agent (Agents page, or"
+        + " POST /api/v1/agents)."})
 public final class InitCommand implements Callable<Integer> {
+
+  @Option(names = "--server", required = true, description = "Server URL, e.g. https://svc.lab:8080.")
+  String server;
+
+  @Option(names = "--token", defaultValue = "", description = "The agent's token (default: none).")
+  String token;
+
+  @Option(names = "--name", description = "Agent name (default: this host's name).")
+  String name;
+
+  @Option(names = "--port", defaultValue = "8090", description = "Port of the agent's own HTTPS API (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--model-dir", defaultValue = "~/.svc/models", description = "Local model storage (default: ${DEFAULT-VALUE}).")
+  String modelDir;
+
+  @Option(names = "--share-source", defaultValue = "", description = "NFS share holding models, host:/path (default: none).")
+  String shareSource;
+
+  @Option(names = "--share-mount", defaultValue = "", description = "Where that share is mounted here (default: none).")
+  String shareMount;
+
+  @Option(names = "--ca-fingerprint", description = "SHA-256 fingerprint of the server's CA, as `svc web` printed it at first"
+      + " launch. Without it, init shows the fingerprint and asks; off a terminal it refuses.")
+  String caFingerprint;
+
+  @Option(names = "--home", description = "svc home (default: ~/.svc): agent.yaml, certs/, logs/, spool/.")
+  Path home;
+
+  @Option(names = "--force", description = "Replace an existing agent.yaml and client certificate.")
+  boolean force;
 
   @Override
   public Integer call() {
-    System.err.println("svc-agent init: not built yet");
-    return 1;
+    AgentHome agentHome = home != null ? new AgentHome(home) : AgentHome.defaultHome();
+    if (port < 1 || port > 65535) {
+      System.err.println("svc-agent init: --port must be from 1 to 65535");
+      return 2;
+    }
+    String agentName = name != null ? name : Enrolment.hostname();
+    try {
+      AgentConfig config = new Enrolment(agentHome, System.out, Enrolment.consoleQuestion())
+          .enrol(server, token, agentName, port, modelDir, shareSource, shareMount, caFingerprint, force);
+      System.out.println("Wrote " + agentHome.config() + " for agent '" + config.name() + "'.");
+      System.out.println("Next: svc-agent preflight" + homeArgument(home) + ", then svc-agent start" + homeArgument(home));
+      return 0;
+    } catch (Enrolment.EnrolmentException e) {
+      System.err.println("svc-agent init: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static String homeArgument(Path home) {
+    return home == null || home.toAbsolutePath().normalize().equals(SvcHome.defaultHome().root()) ? "" : " --home " + home;
   }
 }

@@ -10,14 +10,15 @@ import java.security.SecureRandom;
 import java.security.Signature;
 import java.security.spec.ECGenParameterSpec;
 
-final class Keys {
+public final class Keys {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private Keys() {
   }
 
-  static KeyPair newEcP256() {
+  /** A new EC P-256 key pair (client and server keys). */
+  public static KeyPair newEcP256() {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
       generator.initialize(new ECGenParameterSpec("secp256r1"), RANDOM);

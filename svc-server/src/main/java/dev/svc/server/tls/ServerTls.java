@@ -57,7 +57,8 @@ public final class ServerTls {
           "custom certificate " + config.tlsCert());
     }
     ServerCertificate server = ca.ensureServerCertificate(certs, ServerCertificate.defaultSans(config.sans()), RENEW_BEFORE);
-    return new ServerTls(ca, clientCa, server.certificatePem(), server.privateKeyPem(),
+    // the chain ends with the CA, so that `svc-agent init` can pin it by the fingerprint printed at first launch
+    return new ServerTls(ca, clientCa, server.certificatePem() + ca.certificatePem(), server.privateKeyPem(),
         "server certificate " + server.certFile() + " (" + server.status().name().toLowerCase(java.util.Locale.ROOT)
             + ", valid until " + server.notAfter() + ")");
   }

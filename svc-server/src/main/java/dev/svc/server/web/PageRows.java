@@ -48,6 +48,7 @@ final class PageRows {
     List<Map<String, Object>> out = new ArrayList<>();
     pair(out, "GPU", gpu(row));
     pair(out, "CPU", row.getValue("cpu_info"));
+    pair(out, "CPU cores", cores(StoredJson.object(row.getString("hardware_details"))));
     pair(out, "Architecture", row.getValue("cpu_arch"));
     pair(out, "RAM (GB)", row.getValue("ram_gb"));
     pair(out, "Environment", row.getValue("environment_type"));
@@ -55,6 +56,15 @@ final class PageRows {
     pair(out, "Agent version", row.getValue("agent_version"));
     pair(out, "Registered", row.getValue("registered_at"));
     return out;
+  }
+
+  /** "8 cores, 16 threads" from the registration's hardware details; null when it sent none. */
+  private static String cores(JsonObject details) {
+    if (details == null || !(details.getValue("cpu_cores") instanceof Number cores)) {
+      return null;
+    }
+    return cores.intValue() + " cores" + (details.getValue("cpu_threads") instanceof Number threads
+        ? ", " + threads.intValue() + " threads" : "");
   }
 
   static List<Map<String, Object>> heartbeat(JsonObject row) {

@@ -88,6 +88,14 @@ public final class Browser implements AutoCloseable {
 
   /** Starts Chromium for the server; fails (never skips) when Chromium or its driver is missing. */
   public static Browser open(TestServer server) {
+    return open(server.baseUrl(), server.tls() ? server.home().certs().resolve("server.pem") : null);
+  }
+
+  /**
+   * Starts Chromium for the server at {@code baseUrl} (one in another process too), trusting exactly
+   * the key of {@code serverCertificatePem} when it is HTTPS (null for plain HTTP).
+   */
+  public static Browser open(String baseUrl, Path serverCertificatePem) {
     for (Path binary : List.of(CHROMIUM, CHROMEDRIVER)) {
       if (!Files.isExecutable(binary)) {
         throw new AssertionError(binary + " is missing: the end-to-end tests need Debian's chromium and "
@@ -107,9 +115,9 @@ public final class Browser implements AutoCloseable {
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-default-apps", "--disable-extensions", "--no-default-browser-check", "--disable-dev-shm-usage",
         "--user-data-dir=" + profile, "--window-size=1280,900");
-    if (server.tls()) {
+    if (serverCertificatePem != null) {
       // trust exactly the server's key (its CA is not in any system store); not a blanket --ignore-certificate-errors
-      options.addArguments("--ignore-certificate-errors-spki-list=" + spkiPin(server.home().certs().resolve("server.pem")));
+      options.addArguments("--ignore-certificate-errors-spki-list=" + spkiPin(serverCertificatePem));
     }
     LoggingPreferences logs = new LoggingPreferences();
     logs.enable(LogType.PERFORMANCE, Level.ALL);
@@ -125,7 +133,7 @@ public final class Browser implements AutoCloseable {
       deleteTree(profile);
       throw new AssertionError("Chromium did not start through " + CHROMEDRIVER + ": " + e.getMessage(), e);
     }
-    Browser browser = new Browser(driver, profile, NetworkLog.origin(server.baseUrl()));
+    Browser browser = new Browser(driver, profile, NetworkLog.origin(baseUrl));
     driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
     driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", CSP_LISTENER));
     browser.width(WIDTHS.get(0));

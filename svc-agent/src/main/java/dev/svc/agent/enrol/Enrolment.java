@@ -1,0 +1,205 @@
+package dev.svc.agent.enrol;
+
+import dev.svc.agent.config.AgentConfig;
+import dev.svc.agent.config.AgentHome;
+import dev.svc.core.home.PrivateFiles;
+import dev.svc.core.tls.Csr;
+import dev.svc.core.tls.Fingerprint;
+import dev.svc.core.tls.Keys;
+import dev.svc.core.tls.Pem;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.io.Console;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * Enrolling a host (blocking): pin the server's CA by its fingerprint, then — over TLS that trusts
+ * that CA alone — send a certificate signing request for a key made here, with the agent's token,
+ * to {@code POST /api/v1/agents/certificate}, and write the certificates and {@code agent.yaml}.
+ * The private key never leaves the host; the token is sent only once the CA is pinned.
+ */
+public final class Enrolment {
+
+  /** Why enrolment stopped, in one sentence for the user. */
+  public static final class EnrolmentException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public EnrolmentException(String message) {
+      super(message);
+    }
+  }
+
+  private final AgentHome home;
+  private final PrintStream out;
+  private final Function<String, String> ask;
+
+  /**
+   * @param ask asks the user a question and returns the answer, or null when there is nobody to
+   *     ask (not on a terminal)
+   */
+  public Enrolment(AgentHome home, PrintStream out, Function<String, String> ask) {
+    this.home = home;
+    this.out = out;
+    this.ask = ask;
+  }
+
+  /** Questions go to the terminal; null when the process has none. */
+  public static Function<String, String> consoleQuestion() {
+    return question -> {
+      Console console = System.console();
+      return console == null ? null : console.readLine("%s", question);
+    };
+  }
+
+  public static String hostname() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "localhost";
+    }
+  }
+
+  public AgentConfig enrol(String server, String token, String name, int port, String modelDir, String shareSource,
+      String shareMount, String pinnedFingerprint, boolean force) throws EnrolmentException {
+    URI uri = serverUri(server);
+    if (Files.exists(home.config()) && !force) {
+      throw new EnrolmentException(home.config() + " exists already: pass --force to enrol again");
+    }
+    AgentConfig.Tls tls = null;
+    String fingerprint = null;
+    if ("https".equals(uri.getScheme())) {
+      X509Certificate ca = pinCa(uri, pinnedFingerprint);
+      fingerprint = Fingerprint.sha256(ca);
+      JsonObject issued = requestCertificate(uri, ca, token, name);
+      PrivateFiles.writeReadable(home.caCertificate(), Pem.encodeCertificate(ca));
+      PrivateFiles.writeReadable(home.clientCertificate(), issued.getString("certificate"));
+      PrivateFiles.write(home.clientKey(), issued.getString("private_key_pem"));
+      tls = new AgentConfig.Tls(home.clientCertificate().toString(), home.clientKey().toString(),
+          home.caCertificate().toString());
+      out.println("Client certificate " + home.clientCertificate() + " (CN=" + name + ", valid until "
+          + issued.getString("not_after") + ")");
+    } else {
+      out.println("Warning: " + server + " is plain HTTP: the token travels unencrypted and there is no mutual TLS"
+          + " (development only).");
+    }
+    AgentConfig config = new AgentConfig(uri.toString(), token, name, port, modelDir, shareSource, shareMount, fingerprint,
+        tls, null, null);
+    config.write(home.config());
+    return config;
+  }
+
+  static URI serverUri(String server) throws EnrolmentException {
+    URI uri;
+    try {
+      uri = URI.create(server.trim());
+    } catch (IllegalArgumentException e) {
+      throw new EnrolmentException("--server must be a URL like https://svc.lab:8080, not '" + server + "'");
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!(scheme.equals("https") || scheme.equals("http")) || uri.getHost() == null
+        || !(uri.getRawPath() == null || uri.getRawPath().isEmpty() || uri.getRawPath().equals("/"))
+        || uri.getRawQuery() != null || uri.getUserInfo() != null) {
+      throw new EnrolmentException("--server must be a URL like https://svc.lab:8080 (scheme, host and port only), not '"
+          + server + "'");
+    }
+    return URI.create(scheme + "://" + uri.getRawAuthority());
+  }
+
+  /** The server's CA, once its fingerprint matched the pinned one or the user accepted it. */
+  private X509Certificate pinCa(URI uri, String pinned) throws EnrolmentException {
+    List<X509Certificate> chain;
+    try {
+      chain = ServerChain.fetch(uri);
+    } catch (IOException e) {
+      throw new EnrolmentException("Cannot reach " + uri + ": " + e.getMessage());
+    }
+    X509Certificate ca = ServerChain.ca(chain);
+    if (ca == null) {
+      throw new EnrolmentException(uri + " presented no CA certificate with its own, so there is nothing to pin");
+    }
+    String fingerprint = Fingerprint.sha256(ca);
+    if (pinned != null) {
+      if (!normalise(pinned).equals(normalise(fingerprint))) {
+        throw new EnrolmentException("The server's CA has the fingerprint " + fingerprint + ", not the one given ("
+            + pinned + "): refusing to send the token");
+      }
+      return ca;
+    }
+    out.println("The server's CA: " + ca.getSubjectX500Principal().getName());
+    out.println("SHA-256 fingerprint: " + fingerprint);
+    String answer = ask.apply("Is this the fingerprint `svc web` printed? [y/N] ");
+    if (answer == null) {
+      throw new EnrolmentException("Not on a terminal, so nobody can confirm the server's CA: check the fingerprint "
+          + fingerprint + " against the one `svc web` printed and pass it as --ca-fingerprint");
+    }
+    if (!answer.trim().toLowerCase(Locale.ROOT).startsWith("y")) {
+      throw new EnrolmentException("The server's CA was not accepted; nothing was written");
+    }
+    return ca;
+  }
+
+  private static String normalise(String fingerprint) {
+    return fingerprint.replaceAll("[^0-9A-Fa-f]", "").toUpperCase(Locale.ROOT);
+  }
+
+  /** The server's answer with the signed certificate, plus the private key made here ({@code private_key_pem}). */
+  private JsonObject requestCertificate(URI uri, X509Certificate ca, String token, String name) throws EnrolmentException {
+    KeyPair keyPair = Keys.newEcP256();
+    String csr = Csr.create(keyPair, name);
+    HttpResponse<String> response;
+    try {
+      HttpClient client = HttpClient.newBuilder().sslContext(ServerChain.trusting(ca))
+          .connectTimeout(Duration.ofSeconds(10)).build();
+      HttpRequest.Builder request = HttpRequest.newBuilder(uri.resolve("/api/v1/agents/certificate"))
+          .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("name", name).put("csr", csr).encode()));
+      if (!token.isEmpty()) {
+        request.header("Authorization", "Bearer " + token);
+      }
+      response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException | GeneralSecurityException e) {
+      throw new EnrolmentException("The certificate request to " + uri + " failed: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new EnrolmentException("Interrupted");
+    }
+    JsonObject body = json(response.body());
+    if (response.statusCode() != 201 || body == null || body.getString("certificate") == null) {
+      String why = body != null && body.getString("error") != null ? body.getString("error") : "HTTP " + response.statusCode();
+      throw new EnrolmentException("The server refused the certificate request: " + why
+          + (response.statusCode() == 401 || response.statusCode() == 403 ? " (check --token)" : ""));
+    }
+    X509Certificate issued = Pem.parseCertificate(body.getString("certificate"));
+    try {
+      issued.verify(ca.getPublicKey());
+    } catch (GeneralSecurityException e) {
+      throw new EnrolmentException("The certificate the server returned is not signed by its pinned CA");
+    }
+    if (!issued.getPublicKey().equals(keyPair.getPublic())) {
+      throw new EnrolmentException("The certificate the server returned is not for the key made here");
+    }
+    return body.put("private_key_pem", Pem.encodePrivateKey(keyPair.getPrivate()));
+  }
+
+  private static JsonObject json(String text) {
+    try {
+      return new JsonObject(text);
+    } catch (DecodeException | ClassCastException e) {
+      return null;
+    }
+  }
+}
