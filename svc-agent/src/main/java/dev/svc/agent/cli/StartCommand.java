@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -96,9 +97,9 @@ public final class StartCommand implements Callable<Integer> {
 
   /** {@code svc-agent preflight} through the command line, with the options it has of ours. */
   int runPreflight() {
-    CommandLine preflightLine = AgentCommand.commandLine().getSubcommands().get("preflight");
-    List<String> args = new ArrayList<>();
-    var spec = preflightLine.getCommandSpec();
+    CommandLine root = AgentCommand.commandLine();
+    var spec = root.getSubcommands().get("preflight").getCommandSpec();
+    List<String> args = new ArrayList<>(List.of("preflight"));
     if (spec.findOption("--home") != null && homeOptions.home != null) {
       args.addAll(List.of("--home", homeOptions.home().root().toString()));
     }
@@ -108,7 +109,7 @@ public final class StartCommand implements Callable<Integer> {
     if (insecure && spec.findOption("--insecure") != null) {
       args.add("--insecure");
     }
-    return preflightLine.execute(args.toArray(String[]::new));
+    return root.execute(args.toArray(String[]::new));
   }
 
   // --- detaching ---
@@ -144,12 +145,14 @@ public final class StartCommand implements Callable<Integer> {
       return 1;
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSeconds);
+    String lastProblem = "no answer";
     try (LocalAgent local = LocalAgent.open(config)) {
       while (System.nanoTime() < deadline) {
         OptionalLong pid = pidFile.read();
         Optional<ProcessHandle> agent = pid.isPresent() ? ProcessHandle.of(pid.getAsLong())
             .filter(ProcessHandle::isAlive) : Optional.empty();
-        if (agent.isPresent() && answers(local)) {
+        String problem = agent.isPresent() ? probe(local) : "no PID file yet";
+        if (problem == null) {
           System.out.println("svc-agent started: pid " + agent.get().pid() + ", port " + config.port());
           System.out.println("Log: " + log);
           return 0;
@@ -163,6 +166,7 @@ public final class StartCommand implements Callable<Integer> {
           System.err.print(tail(log, logStart, 30));
           return 1;
         }
+        lastProblem = problem;
         pause(200);
       }
     } catch (IllegalArgumentException e) {
@@ -171,18 +175,23 @@ public final class StartCommand implements Callable<Integer> {
       return 1;
     }
     System.err.println("svc-agent start: the agent did not answer on 127.0.0.1:" + config.port() + " within "
-        + waitSeconds + " s; stopped it. The end of " + log + ":");
+        + waitSeconds + " s (" + lastProblem + "); stopped it. The end of " + log + ":");
     System.err.print(tail(log, logStart, 30));
     stopChild(child, pidFile);
     return 1;
   }
 
-  private static boolean answers(LocalAgent local) {
+  /** Null when the local API answers, else why not. */
+  private static String probe(LocalAgent local) {
     try {
       local.status();
-      return true;
+      return null;
     } catch (RuntimeException e) {
-      return false;
+      Throwable root = e;
+      while (root.getCause() != null) {
+        root = root.getCause();
+      }
+      return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
   }
 
@@ -301,14 +310,21 @@ public final class StartCommand implements Callable<Integer> {
     }
     System.out.println("svc-agent " + SvcVersion.version() + " starting: pid " + self + ", home " + home.root()
         + ", config " + homeOptions.configFile() + ", server " + config.server() + ", port " + config.port());
-    AtomicReference<Future<AgentDaemon>> starting = new AtomicReference<>();
+    // Listeners go on the daemon's futures while its Vert.x runs: one added after Vert.x has closed
+    // is dispatched to a dead event loop and never called.
+    AtomicReference<CompletableFuture<AgentDaemon>> starting = new AtomicReference<>();
     Thread hook = new Thread(() -> {
-      Future<AgentDaemon> daemon = starting.get();
-      if (daemon != null) {
+      CompletableFuture<AgentDaemon> start = starting.get();
+      if (start != null) {
         System.out.println("svc-agent: stopping (signal)");
         try {
-          daemon.compose(AgentDaemon::stop).toCompletionStage().toCompletableFuture()
-              .get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+          AgentDaemon running = start.get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+          Future<Void> stopped = running.stopped();
+          if (!stopped.isComplete()) {
+            CompletableFuture<Void> done = stopped.toCompletionStage().toCompletableFuture();
+            running.stop();
+            done.get(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+          }
           System.out.println("svc-agent: stopped");
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
@@ -323,13 +339,16 @@ public final class StartCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
 
     AgentDaemon daemon;
+    CompletableFuture<Void> stopped;
     try {
-      Future<AgentDaemon> start = AgentDaemon.start(home, config, insecure);
+      CompletableFuture<AgentDaemon> start = AgentDaemon.start(home, config, insecure).toCompletionStage()
+          .toCompletableFuture();
       starting.set(start);
-      daemon = start.toCompletionStage().toCompletableFuture().get();
+      daemon = start.get();
+      stopped = daemon.stopped().toCompletionStage().toCompletableFuture();
     } catch (ExecutionException | RuntimeException e) {
-      System.err.println("svc-agent start: the agent could not start: " + message(e));
       starting.set(null);
+      System.err.println("svc-agent start: the agent could not start: " + message(e));
       pidFile.releaseIfOwnedBy(self);
       return 1;
     } catch (InterruptedException e) {
@@ -339,7 +358,7 @@ public final class StartCommand implements Callable<Integer> {
     }
     System.out.println("svc-agent running: pid " + self + ", local API on port " + config.port());
     try {
-      daemon.stopped().toCompletionStage().toCompletableFuture().get();
+      stopped.get();
     } catch (ExecutionException e) {
       System.err.println("svc-agent: the agent stopped on an error: " + message(e));
       pidFile.releaseIfOwnedBy(self);
