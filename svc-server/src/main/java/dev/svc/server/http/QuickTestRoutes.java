@@ -44,7 +44,7 @@ final class QuickTestRoutes {
     Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenHashExists);
     router.post("/api/v1/quicktest/:id/logs").handler(body).handler(precheck).handler(Handlers.async(this::postLogs));
     router.post("/api/v1/quicktest/:id/status").handler(body).handler(precheck).handler(Handlers.async(this::postStatus));
-    router.post("/api/v1/quicktest/:id/cancel").handler(body).handler(Handlers.async(this::cancel));
+    router.post("/api/v1/quicktest/:id/cancel").handler(body).handler(precheck).handler(Handlers.async(this::cancel));
   }
 
   /** Rejects path-traversal and control characters in a path given by a client. */
@@ -109,14 +109,29 @@ final class QuickTestRoutes {
     });
   }
 
+  /**
+   * Global; an agent's own token may list that agent's tests ({@code agent_id} names it, by id or,
+   * as on the heartbeat, by name: {@code svc-agent test list} knows only its name).
+   */
   private Future<?> list(RoutingContext ctx) {
-    api.guard().global(ctx);
+    String agentParam = ctx.request().getParam("agent_id");
+    if (agentParam == null || agentParam.isEmpty()) {
+      api.guard().global(ctx);
+      return list(ctx, null);
+    }
+    return api.agents().byIdOrName(agentParam).compose(agent -> {
+      api.guard().agent(ctx, agent.orElse(null));
+      return list(ctx, agent.map(a -> a.getString("id")).orElse(agentParam));
+    });
+  }
+
+  private Future<?> list(RoutingContext ctx, String agentId) {
     Pagination page = Pagination.of(ctx);
     String status = ctx.request().getParam("status");
     if (status != null && !status.isEmpty() && QuickTestStatus.parse(status).isEmpty()) {
       throw ApiError.badRequest("Query parameter 'status' must be one of queued, dispatched, running, completed, failed");
     }
-    return api.tests().list(status, ctx.request().getParam("agent_id"), ctx.request().getParam("agent_name"),
+    return api.tests().list(status, agentId, ctx.request().getParam("agent_name"),
         ctx.request().getParam("engine"), ctx.request().getParam("model"), page.perPage(), page.offset())
         .map(p -> {
           JsonArray items = new JsonArray();
@@ -234,9 +249,9 @@ final class QuickTestRoutes {
     });
   }
 
+  /** Global, or the token of the agent the test belongs to ({@code svc-agent test stop}). */
   private Future<?> cancel(RoutingContext ctx) {
-    api.guard().global(ctx);
-    return requireTest(ctx.pathParam("id")).compose(test -> QuickTestTransitions.cancel(api, test)).map(v -> {
+    return requireOwnedTest(ctx).compose(test -> QuickTestTransitions.cancel(api, test)).map(v -> {
       Replies.ok(ctx, new JsonObject().put("ok", true).put("status", QuickTestStatus.FAILED.wireName())
           .put("error", QuickTestTransitions.CANCELLED));
       return null;

@@ -198,6 +198,62 @@ class AgentProtocolTest {
   }
 
   @Test
+  void anAgentListsItsOwnTestsWithItsOwnTokenAndNoOtherAgents() {
+    String tokenA = server.post("/api/v1/agents", GLOBAL, new JsonObject().put("name", "gpu-node-1")).bodyAsJsonObject()
+        .getString("token");
+    JsonObject b = server.post("/api/v1/agents", GLOBAL, new JsonObject().put("name", "node-b")).bodyAsJsonObject();
+    String idA = agentCall(HttpMethod.POST, "/api/v1/agents/register", tokenA, registration("gpu-node-1"))
+        .bodyAsJsonObject().getString("agent_id");
+    String idB = b.getString("agent_id");
+    String testOfA = server.post("/api/v1/quicktest", GLOBAL, new JsonObject().put("agent_id", idA)
+        .put("model_path", "/models/a.gguf").put("engine_name", "llama_cpp")).bodyAsJsonObject().getString("id");
+    server.post("/api/v1/quicktest", GLOBAL, new JsonObject().put("agent_id", idB)
+        .put("model_path", "/models/b.gguf").put("engine_name", "llama_cpp"));
+
+    // svc-agent test list knows its name only: agent_id takes the name as the heartbeat path does
+    for (String named : new String[] {idA, "gpu-node-1"}) {
+      HttpResponse<Buffer> own = agentCall(HttpMethod.GET, "/api/v1/quicktest?agent_id=" + named, tokenA, null);
+      assertThat(own.statusCode()).as("agent_id=%s", named).isEqualTo(200);
+      JsonArray items = own.bodyAsJsonObject().getJsonArray("items");
+      assertThat(items).hasSize(1);
+      assertThat(items.getJsonObject(0).getString("id")).isEqualTo(testOfA);
+    }
+    assertThat(agentCall(HttpMethod.GET, "/api/v1/quicktest?agent_id=" + idB, tokenA, null).statusCode())
+        .as("another agent's tests").isEqualTo(403);
+    assertThat(agentCall(HttpMethod.GET, "/api/v1/quicktest", tokenA, null).statusCode())
+        .as("every agent's tests").isEqualTo(403);
+    assertThat(agentCall(HttpMethod.GET, "/api/v1/quicktest?agent_id=" + idA, null, null).statusCode()).isEqualTo(401);
+    assertThat(server.get("/api/v1/quicktest?agent_id=" + idB, GLOBAL).bodyAsJsonObject().getJsonArray("items"))
+        .hasSize(1);
+  }
+
+  @Test
+  void anAgentCancelsItsOwnTestButNotAnotherAgents() {
+    String tokenA = server.post("/api/v1/agents", GLOBAL, new JsonObject().put("name", "gpu-node-1")).bodyAsJsonObject()
+        .getString("token");
+    String tokenB = server.post("/api/v1/agents", GLOBAL, new JsonObject().put("name", "node-b")).bodyAsJsonObject()
+        .getString("token");
+    String agentId = agentCall(HttpMethod.POST, "/api/v1/agents/register", tokenA, registration("gpu-node-1"))
+        .bodyAsJsonObject().getString("agent_id");
+    String testId = server.post("/api/v1/quicktest", GLOBAL, new JsonObject().put("agent_id", agentId)
+        .put("model_path", "/models/m.gguf").put("engine_name", "llama_cpp")).bodyAsJsonObject().getString("id");
+    String cancel = "/api/v1/quicktest/" + testId + "/cancel";
+
+    assertThat(agentCall(HttpMethod.POST, cancel, tokenB, new JsonObject()).statusCode()).isEqualTo(403);
+    assertThat(agentCall(HttpMethod.POST, cancel, null, new JsonObject()).statusCode()).isEqualTo(401);
+    assertThat(server.get("/api/v1/quicktest/" + testId, GLOBAL).bodyAsJsonObject().getString("status"))
+        .isEqualTo("queued");
+
+    HttpResponse<Buffer> own = agentCall(HttpMethod.POST, cancel, tokenA, new JsonObject());
+    assertThat(own.statusCode()).isEqualTo(200);
+    JsonObject test = server.get("/api/v1/quicktest/" + testId, GLOBAL).bodyAsJsonObject();
+    assertThat(test.getString("status")).isEqualTo("failed");
+    assertThat(test.getString("error")).isEqualTo("Cancelled by user");
+    assertThat(agentCall(HttpMethod.POST, cancel, tokenA, new JsonObject()).statusCode()).as("already failed")
+        .isEqualTo(409);
+  }
+
+  @Test
   void oneAgentNeverHasTwoActiveTests() {
     String token = server.post("/api/v1/agents", GLOBAL, new JsonObject().put("name", "gpu-node-1")).bodyAsJsonObject()
         .getString("token");

@@ -59,6 +59,8 @@ class SecurityDocTest {
   private static final Pattern ROW = Pattern.compile("^\\|\\s*(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\\s*\\|(.*)\\|\\s*$");
   private static final Pattern TICKED = Pattern.compile("`([^`]+)`");
   private static final Pattern TEST_NAME = Pattern.compile("`([A-Z][A-Za-z0-9]*Test)(?:\\.([a-z][A-Za-z0-9]*))?`");
+  private static final String LIST_TESTS = "GET /api/v1/quicktest";
+  private static final String CANCEL_TEST = "POST /api/v1/quicktest/{id}/cancel";
   private static final Set<String> CLASSES = Set.of("open", "login", "global", "agent", "agent+cert", "page", "static");
 
   /** One row of a route table; {@code legacy}: the table of the legacy viewer. */
@@ -325,20 +327,30 @@ class SecurityDocTest {
 
   /** An agent's own resources: its token, the global token or a session; not another agent's token. */
   private void agent(Row row, List<String> failures, HttpClient client) {
-    String path = concrete(row, true);
+    String path = row.route().equals(LIST_TESTS) ? concrete(row, true) + "?agent_id=" + idA : concrete(row, true);
+    // a cancel succeeds once per test: each accepted call cancels a fresh queued test of agent A
+    java.util.function.Supplier<String> accepted = row.route().equals(CANCEL_TEST)
+        ? () -> "/api/v1/quicktest/" + queuedTestOfA() + "/cancel" : () -> path;
     refusals(row, failures, client, path, agentBody(row, AGENT_A));
     expectJsonError(failures, row, "with another agent's token", call(client, row, path, tokenB, null,
         agentBody(row, AGENT_A)), 403);
     IntPredicate ok = s -> s >= 200 && s < 300;
-    expect(failures, row, "with the agent's own token", call(client, row, path, tokenA, null, agentBody(row, AGENT_A)),
-        ok, "2xx");
-    expect(failures, row, "with the global token", call(client, row, path, GLOBAL, null, agentBody(row, AGENT_A)), ok,
-        "2xx");
+    expect(failures, row, "with the agent's own token", call(client, row, accepted.get(), tokenA, null,
+        agentBody(row, AGENT_A)), ok, "2xx");
+    expect(failures, row, "with the global token", call(client, row, accepted.get(), GLOBAL, null,
+        agentBody(row, AGENT_A)), ok, "2xx");
     if (row.note().contains("bearer token only")) {
       Reply session = call(client, row, path, null, browser(true), agentBody(row, AGENT_A));
       expectJsonError(failures, row, "with a logged-in session (bearer token only)", session, 401);
     } else {
-      sessions(row, failures, client, path, path, agentBody(row, AGENT_A), ok, "2xx");
+      sessions(row, failures, client, path, accepted.get(), agentBody(row, AGENT_A), ok, "2xx");
+    }
+    if (row.route().equals(LIST_TESTS)) {
+      // the agent's own token reads its own tests only: not every agent's, not another one's
+      expectJsonError(failures, row, "with the agent's own token and no agent_id", call(client, row,
+          concrete(row, true), tokenA, null, null), 403);
+      expectJsonError(failures, row, "with the agent's own token for another agent", call(client, row,
+          concrete(row, true) + "?agent_id=" + idB, tokenA, null, null), 403);
     }
     if (row.route().equals("POST /api/v1/agents/certificate") || row.route().equals("POST /api/v1/agents/register")) {
       // a name no agent has yet is not an agent's own resource: it needs the global token (a certificate for
@@ -468,6 +480,8 @@ class SecurityDocTest {
           .put("result_data", new JsonObject().put("engine", "llama_cpp").put("model", MODEL));
       case "POST /api/v1/quicktest/{id}/logs" -> new JsonObject().put("line", "a line from SecurityDocTest");
       case "POST /api/v1/quicktest/{id}/status" -> new JsonObject().put("status", "running");
+      case CANCEL_TEST -> new JsonObject();
+      case LIST_TESTS -> null;
       default -> throw new AssertionError(row + ": SecurityDocTest has no example body for this agent route;"
           + " add one to agentBody()");
     };
@@ -570,6 +584,12 @@ class SecurityDocTest {
     csrf = ok(login, 200).getString(Sessions.CSRF_FIELD);
     sessionCookie = login.cookie();
     assertThat(sessionCookie).isNotNull();
+  }
+
+  /** A new queued test of agent A, for a route that changes a test for good. */
+  private String queuedTestOfA() {
+    return ok(request(plain, "/api/v1/quicktest", HttpMethod.POST, GLOBAL, new JsonObject().put("agent_id", idA)
+        .put("model_path", MODEL).put("engine_name", "llama_cpp")), 202).getString("id");
   }
 
   private static JsonObject ok(Reply reply, int status) {

@@ -1,0 +1,153 @@
+package dev.svc.agent.cli;
+
+import dev.svc.agent.config.AgentConfig;
+import dev.svc.core.home.SvcHome;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.PemTrustOptions;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.net.ConnectException;
+import java.nio.file.Files;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The CLI's client of the local agent's own API (protocol.md §8) at 127.0.0.1:&lt;port&gt;: HTTPS
+ * trusting only the CA of agent.yaml when TLS is configured, else HTTP. The agent's certificate
+ * names the agent, not 127.0.0.1, so the host name is not checked; the CA pin is what authenticates.
+ * Blocking calls: the CLI's main thread waits, never an event loop.
+ */
+public final class LocalAgent implements AutoCloseable {
+
+  static final long TIMEOUT_MS = 10_000;
+
+  private final Vertx vertx;
+  private final WebClient client;
+  private final AgentConfig config;
+  private final boolean https;
+
+  private LocalAgent(Vertx vertx, WebClient client, AgentConfig config, boolean https) {
+    this.vertx = vertx;
+    this.client = client;
+    this.config = config;
+    this.https = https;
+  }
+
+  /** Thrown when the local agent answers with a status other than the expected one. */
+  public static final class Answer extends RuntimeException {
+    private final int status;
+    private final String body;
+
+    Answer(int status, String body) {
+      super("HTTP " + status + errorText(body));
+      this.status = status;
+      this.body = body;
+    }
+
+    public int status() {
+      return status;
+    }
+
+    public String body() {
+      return body;
+    }
+  }
+
+  public static LocalAgent open(AgentConfig config) {
+    WebClientOptions options = new WebClientOptions().setUserAgent("svc-agent-cli").setConnectTimeout(5000)
+        .setFollowRedirects(false);
+    AgentConfig.Tls tls = config.tls();
+    boolean https = tls != null;
+    if (https) {
+      if (tls.ca() == null || !Files.isRegularFile(SvcHome.expand(tls.ca()))) {
+        throw new IllegalArgumentException("The CA certificate of agent.yaml (tls.ca) is missing: "
+            + (tls.ca() == null ? "not set" : SvcHome.expand(tls.ca())));
+      }
+      options.setSsl(true).setVerifyHost(false)
+          .setTrustOptions(new PemTrustOptions().addCertPath(SvcHome.expand(tls.ca()).toString()));
+    }
+    Vertx vertx = Vertx.vertx();
+    return new LocalAgent(vertx, WebClient.create(vertx, options), config, https);
+  }
+
+  public String baseUrl() {
+    return (https ? "https" : "http") + "://127.0.0.1:" + config.port();
+  }
+
+  /** {@code GET /api/status}; fails with ConnectException when nothing listens, {@link Answer} on a non-200. */
+  public JsonObject status() {
+    HttpResponse<Buffer> response = await(client.request(HttpMethod.GET, config.port(), "127.0.0.1", "/api/status")
+        .ssl(https).timeout(TIMEOUT_MS).send());
+    if (response.statusCode() != 200) {
+      throw new Answer(response.statusCode(), response.bodyAsString());
+    }
+    try {
+      return response.bodyAsJsonObject();
+    } catch (RuntimeException e) {
+      throw new Answer(response.statusCode(), "not JSON: " + response.bodyAsString());
+    }
+  }
+
+  /** {@code POST /api/tests/<id>/cancel} with the agent's token; the response whatever its status. */
+  public HttpResponse<Buffer> cancel(String testId) {
+    var request = client.request(HttpMethod.POST, config.port(), "127.0.0.1", "/api/tests/" + testId + "/cancel")
+        .ssl(https).timeout(TIMEOUT_MS * 3);
+    if (!config.token().isEmpty()) {
+      request.bearerTokenAuthentication(config.token());
+    }
+    return await(request.send());
+  }
+
+  /** Whether {@code failure} means nothing listens on the agent's port. */
+  public static boolean notListening(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(TIMEOUT_MS * 4, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause().getMessage(),
+          e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("No answer within " + TIMEOUT_MS * 4 / 1000 + " s", e);
+    }
+  }
+
+  /** The {@code error} of a JSON error body, else the body itself (shortened). */
+  static String errorText(String body) {
+    if (body == null || body.isBlank()) {
+      return "";
+    }
+    try {
+      String error = new JsonObject(body).getString("error");
+      if (error != null) {
+        return ": " + error;
+      }
+    } catch (RuntimeException e) {
+      // not JSON: the text itself
+    }
+    String text = body.strip().replace('\n', ' ');
+    return ": " + (text.length() > 200 ? text.substring(0, 200) + "…" : text);
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    vertx.close();
+  }
+}
