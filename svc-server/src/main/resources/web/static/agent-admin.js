@@ -132,11 +132,11 @@
     table.appendChild(row);
   }
 
-  // Copies the value (input) or text (pre) of the element a [data-copy] button names.
+  // Copies the value (input) or the text (data-text, else the content) of the element a [data-copy] button names.
   function copyButton(button, status) {
     button.addEventListener('click', function () {
       var target = document.getElementById(button.getAttribute('data-copy'));
-      var text = target.value !== undefined ? target.value : target.textContent;
+      var text = target.value !== undefined ? target.value : target.getAttribute('data-text') || target.textContent;
       function done(ok) {
         status.textContent = ok ? 'Copied.' : 'Copying failed: select the text and copy it.';
         status.className = ok ? 'copy-status' : 'copy-status error';
@@ -163,7 +163,17 @@
     function show(agent) {
       result.querySelector('[data-enrol="name"]').textContent = agent.name;
       document.getElementById('enrol-token').value = agent.token;
-      document.getElementById('enrol-commands').textContent = enrolCommands(window.location.origin, agent, fingerprint);
+      // one block per command (a wrapped line hangs under its command); Copy takes the lines as text
+      var commands = document.getElementById('enrol-commands');
+      var lines = enrolCommands(window.location.origin, agent, fingerprint);
+      commands.textContent = '';
+      commands.setAttribute('data-text', lines);
+      lines.split('\n').forEach(function (line) {
+        var command = document.createElement('span');
+        command.className = 'command';
+        command.textContent = line;
+        commands.appendChild(command);
+      });
       copied.textContent = '';
       result.hidden = false;
     }

@@ -84,7 +84,8 @@ class DashboardFlowBrowserTest {
     assertThat(browser.visible("#enrol-result")).as("no token before one is issued").isEmpty();
 
     browser.find("form#enrol-agent [type=submit]").click();
-    assertThat(browser.waitFor("the empty name refused", d -> nonEmpty(enrolNameError()))).isEqualTo("Name is required.");
+    String empty = browser.waitFor("the empty name refused", d -> nonEmpty(enrolNameError()));
+    assertThat(empty).isEqualTo("Name is required.");
     assertThat(browser.find("form#enrol-agent [name=name]").getAttribute("aria-invalid")).isEqualTo("true");
 
     browser.find("form#enrol-agent [name=name]").sendKeys("gpu-host-1");
@@ -121,8 +122,8 @@ class DashboardFlowBrowserTest {
     // a name already taken: the server's 409 in the field, and no second token
     browser.find("form#enrol-agent [name=name]").sendKeys("gpu-host-1");
     browser.find("form#enrol-agent [type=submit]").click();
-    assertThat(browser.waitFor("the taken name refused", d -> nonEmpty(enrolNameError())))
-        .isEqualTo("An agent named 'gpu-host-1' already exists");
+    String taken = browser.waitFor("the taken name refused", d -> nonEmpty(enrolNameError()));
+    assertThat(taken).isEqualTo("An agent named 'gpu-host-1' already exists");
     assertThat(browser.find("#enrol-token").getAttribute("value")).isEqualTo(token);
     assertThat(browser.all("table#agents tr[data-agent-id]")).hasSize(1);
     browser.ignoreConsoleSoFar(); // the refused request answers 409, which the console reports
