@@ -1,4 +1,4 @@
-// svc agents: the Create Test Agent form, an agent's Settings card and its Storage card.
+// svc agents: the Enrol a GPU host card, the Create Test Agent form, an agent's Settings card and its Storage card.
 // Every change goes through the REST API (window.svc.api); the browser checks the same rules first.
 (function () {
   'use strict';
@@ -62,9 +62,156 @@
     return null;
   }
 
+  // An agent name as the API takes it (one line, at most 255 characters), or the sentence that says what is wrong.
+  function checkName(name) {
+    if (name === '') {
+      return 'Name is required.';
+    }
+    if (name.length > 255) {
+      return 'Name must be at most 255 characters.';
+    }
+    if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2069\ufeff]/.test(name)) {
+      return 'Name must be one line of visible characters (no control or formatting characters).';
+    }
+    return null;
+  }
+
   function busy(form, on) {
     form.querySelectorAll('button[type="submit"]').forEach(function (b) {
       b.disabled = on;
+    });
+  }
+
+  // --- Enrol a GPU host ---
+
+  // A word the shell takes as is, or the text in single quotes.
+  function shellWord(text) {
+    return /^[A-Za-z0-9_.,:@%+=\/-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\\''") + "'";
+  }
+
+  // The three commands that enrol the host: init (this server, the token, the pinned CA), preflight, start.
+  function enrolCommands(origin, agent, fingerprint) {
+    var init = ['svc-agent init', '--server', shellWord(origin), '--token', shellWord(agent.token),
+      '--name', shellWord(agent.name)];
+    if (fingerprint) {
+      init.push('--ca-fingerprint', shellWord(fingerprint));
+    }
+    return [init.join(' '), 'svc-agent preflight', 'svc-agent start'].join('\n');
+  }
+
+  // The new agent's row in the table (the live stream updates the status of rows already there).
+  function addAgentRow(agent) {
+    var table = document.querySelector('table#agents tbody');
+    if (!table || table.querySelector('tr[data-agent-id="' + agent.agent_id + '"]')) {
+      return;
+    }
+    table.querySelectorAll('td.empty').forEach(function (cell) {
+      table.removeChild(cell.parentNode);
+    });
+    var row = document.createElement('tr');
+    row.setAttribute('data-agent-id', agent.agent_id);
+    var name = document.createElement('td');
+    var link = document.createElement('a');
+    link.href = '/agents/' + encodeURIComponent(agent.agent_id);
+    link.textContent = agent.name;
+    name.appendChild(link);
+    var status = document.createElement('td');
+    status.setAttribute('data-field', 'status');
+    var badge = document.createElement('span');
+    badge.className = 'status status-provisioned';
+    badge.textContent = 'provisioned';
+    status.appendChild(badge);
+    var beat = document.createElement('td');
+    beat.setAttribute('data-field', 'last_heartbeat_at');
+    beat.appendChild(document.createElement('time'));
+    row.appendChild(name);
+    row.appendChild(status);
+    row.appendChild(beat);
+    row.appendChild(document.createElement('td'));
+    row.appendChild(document.createElement('td'));
+    table.appendChild(row);
+  }
+
+  // Copies the value (input) or the text (data-text, else the content) of the element a [data-copy] button names.
+  function copyButton(button, status) {
+    button.addEventListener('click', function () {
+      var target = document.getElementById(button.getAttribute('data-copy'));
+      var text = target.value !== undefined ? target.value : target.getAttribute('data-text') || target.textContent;
+      function done(ok) {
+        status.textContent = ok ? 'Copied.' : 'Copying failed: select the text and copy it.';
+        status.className = ok ? 'copy-status' : 'copy-status error';
+      }
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
+      } else {
+        done(false);
+      }
+    });
+  }
+
+  function enrolAgent(form) {
+    var card = document.getElementById('enrol-agent-card');
+    var result = document.getElementById('enrol-result');
+    var status = document.getElementById('enrol-agent-status');
+    var copied = result.querySelector('[data-copy-status]');
+    var fingerprint = card.getAttribute('data-ca-fingerprint');
+
+    result.querySelectorAll('button[data-copy]').forEach(function (button) {
+      copyButton(button, copied);
+    });
+
+    function show(agent) {
+      result.querySelector('[data-enrol="name"]').textContent = agent.name;
+      document.getElementById('enrol-token').value = agent.token;
+      // one block per command (a wrapped line hangs under its command); Copy takes the lines as text
+      var commands = document.getElementById('enrol-commands');
+      var lines = enrolCommands(window.location.origin, agent, fingerprint);
+      commands.textContent = '';
+      commands.setAttribute('data-text', lines);
+      lines.split('\n').forEach(function (line) {
+        var command = document.createElement('span');
+        command.className = 'command';
+        command.textContent = line;
+        commands.appendChild(command);
+      });
+      copied.textContent = '';
+      result.hidden = false;
+    }
+
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      clearErrors(form);
+      status.textContent = '';
+      status.className = 'form-status';
+      var name = input(form, 'name').value.trim();
+      var problem = checkName(name);
+      if (problem) {
+        fieldError(form, 'name', problem);
+        input(form, 'name').focus();
+        return;
+      }
+      busy(form, true);
+      window.svc.api('/api/v1/agents', { method: 'POST', json: { name: name } }).then(function (response) {
+        if (response.ok) {
+          return response.json().then(function (agent) {
+            show(agent);
+            addAgentRow(agent);
+            input(form, 'name').value = '';
+            status.textContent = 'Agent ' + agent.name + ' provisioned.';
+            status.className = 'form-status ok';
+          });
+        }
+        // the one field: a refusal (a name taken, or one the API will not take) is the name's
+        return apiError(response).then(function (text) {
+          fieldError(form, 'name', text);
+          input(form, 'name').focus();
+        });
+      }).catch(function () {
+        status.textContent = 'The server could not be reached; no agent was provisioned.';
+        status.className = 'form-status error';
+      }).then(function () {
+        busy(form, false);
+      });
     });
   }
 
@@ -75,11 +222,9 @@
 
     function validate() {
       var errors = {};
-      var name = input(form, 'name').value.trim();
-      if (name === '') {
-        errors.name = 'Name is required.';
-      } else if (name.length > 255) {
-        errors.name = 'Name must be at most 255 characters.';
+      var nameProblem = checkName(input(form, 'name').value.trim());
+      if (nameProblem) {
+        errors.name = nameProblem;
       }
       ['gpu_count', 'ram_gb'].forEach(function (key) {
         var field = input(form, key);
@@ -282,6 +427,10 @@
   }
 
   document.addEventListener('DOMContentLoaded', function () {
+    var enrol = document.getElementById('enrol-agent');
+    if (enrol) {
+      enrolAgent(enrol);
+    }
     var create = document.getElementById('create-test-agent');
     if (create) {
       createTestAgent(create);

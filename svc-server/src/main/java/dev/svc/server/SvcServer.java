@@ -166,6 +166,7 @@ public final class SvcServer {
         ResultStore results = new ResultStore(db.pool());
         ApiContext api = new ApiContext(vertx, new AgentStore(db.pool()), tests, results, new CampaignStore(db.pool()),
             commands, settingsStore, events, eventStore, settings, engines, guard, clientCa, tls != null,
+            tls == null ? null : tls.pinnableFingerprint(),
             db.schemaVersion(), config.timings(), new TestTransitions(tests, commands, events, vertx.eventBus()),
             new ResultRecorder(results, tests));
         ResultsIndexer indexer = new ResultsIndexer(vertx, api.results(), config.home().results());

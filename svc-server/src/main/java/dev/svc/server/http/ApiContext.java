@@ -16,7 +16,11 @@ import dev.svc.server.store.ResultStore;
 import dev.svc.server.store.SettingsStore;
 import io.vertx.core.Vertx;
 
-/** What the API handlers share: the stores, the guard, the event log and the server's facts. */
+/**
+ * What the API handlers share: the stores, the guard, the event log and the server's facts
+ * ({@code caFingerprint}: what {@code svc-agent init --ca-fingerprint} pins; null on plain HTTP or
+ * behind a custom certificate that does not carry the server's CA).
+ */
 public record ApiContext(
     Vertx vertx,
     AgentStore agents,
@@ -32,6 +36,7 @@ public record ApiContext(
     Guard guard,
     CertificateAuthority ca,
     boolean mutualTls,
+    String caFingerprint,
     int schemaVersion,
     Timings timings,
     TestTransitions transitions,

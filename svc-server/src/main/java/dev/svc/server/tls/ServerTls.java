@@ -28,6 +28,7 @@ public final class ServerTls {
   private final String certPem;
   private final String keyPem;
   private final String description;
+  private final boolean servesCa;
 
   private ServerTls(CertificateAuthority ca, CertificateAuthority clientCa, String certPem, String keyPem, String description) {
     this.ca = ca;
@@ -35,6 +36,18 @@ public final class ServerTls {
     this.certPem = certPem;
     this.keyPem = keyPem;
     this.description = description;
+    this.servesCa = chainHolds(certPem, ca.certificate());
+  }
+
+  /** Whether the PEM chain holds this certificate (a chain that cannot be read holds nothing). */
+  private static boolean chainHolds(String chainPem, java.security.cert.X509Certificate certificate) {
+    try {
+      var chain = java.security.cert.CertificateFactory.getInstance("X.509").generateCertificates(
+          new java.io.ByteArrayInputStream(chainPem.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+      return chain.contains(certificate);
+    } catch (java.security.cert.CertificateException | RuntimeException e) {
+      return false;
+    }
   }
 
   public static ServerTls prepare(ServerConfig config) {
@@ -103,6 +116,14 @@ public final class ServerTls {
   /** The CA that issues agent certificates and whose fingerprint is printed. */
   public CertificateAuthority ca() {
     return ca;
+  }
+
+  /**
+   * The fingerprint {@code svc-agent init --ca-fingerprint} pins: the CA's, when the chain this
+   * server presents carries it (its own certificate); null for a custom certificate that does not.
+   */
+  public String pinnableFingerprint() {
+    return servesCa ? ca.fingerprint() : null;
   }
 
   /** The CA agents' client certificates must chain to. */

@@ -8,7 +8,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * GET /agents (the list, live through SSE, and the Create Test Agent form) and GET /agents/:id
+ * GET /agents (the list, live through SSE, the Enrol a GPU host card, which carries the CA fingerprint
+ * agents pin when the server has one, and the Create Test Agent form) and GET /agents/:id
  * (hardware, heartbeat metrics, the Settings card and, for real agents, the Storage card).
  */
 final class AgentPages {
@@ -25,6 +26,7 @@ final class AgentPages {
     Fleet.load(api).onSuccess(fleet -> {
       Map<String, Object> model = new HashMap<>();
       model.put("agents", fleet.agents().stream().map(a -> PageRows.agent(a, fleet.busy(a))).toList());
+      model.put("ca_fingerprint", api.caFingerprint());
       renderer.render(ctx, 200, "agents", "agents", model);
     }).onFailure(ctx::fail);
   }

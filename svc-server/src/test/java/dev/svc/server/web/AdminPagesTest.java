@@ -2,6 +2,8 @@ package dev.svc.server.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.core.tls.Fingerprint;
+import dev.svc.core.tls.Pem;
 import dev.svc.server.TestServer;
 import dev.svc.server.TestServers;
 import io.vertx.core.Vertx;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The admin pages as a browser receives them: the Create Test Agent form, an agent's Settings and
+ * The admin pages as a browser receives them: the Enrol a GPU host card, the Create Test Agent form, an agent's Settings and
  * Storage cards, the global Settings page and the Models page, with the DOM hooks the browser tests use.
  */
 class AdminPagesTest {
@@ -117,6 +119,50 @@ class AdminPagesTest {
     assertThat(edge.statusCode()).isEqualTo(201);
     String detail = page("/agents/" + edge.bodyAsJsonObject().getString("id"));
     assertThat(detail).contains("64 × NVIDIA H100 80GB HBM3", "arm64", "65536", "dgx");
+  }
+
+  @Test
+  void agentsPageOffersTheEnrolCardAboveTheTestAgentFormWithoutAFingerprintOnPlainHttp() {
+    TestServer server = servers.start();
+    String html = page("/agents");
+
+    int enrol = html.indexOf("id=\"enrol-agent-card\"");
+    assertThat(enrol).as("the enrol card").isPositive()
+        .isGreaterThan(html.indexOf("id=\"agents\"")).isLessThan(html.indexOf("id=\"create-test-agent-card\""));
+    String card = section(html, "enrol-agent-card");
+    assertThat(card).contains("<h2>Enrol a GPU host</h2>", "<form id=\"enrol-agent\"", "name=\"name\"",
+        "class=\"field-error\" data-error-for=\"name\"", "type=\"submit\"", "id=\"enrol-agent-status\"",
+        "id=\"enrol-token\"", "id=\"enrol-commands\"", "data-copy=\"enrol-token\"",
+        "shown only this once", "Rotate the agent's token");
+    assertThat(tag(card, "id=\"enrol-token\"")).contains("readonly");
+    assertThat(tag(card, "id=\"enrol-result\"")).as("nothing to show before an agent is provisioned").contains("hidden");
+    assertThat(tag(card, "id=\"enrol-agent-card\"")).as("plain HTTP: no CA to pin").doesNotContain("data-ca-fingerprint");
+
+    // what the button sends: a new agent with its token, once; the name then taken
+    HttpResponse<Buffer> provisioned = server.post("/api/v1/agents", new JsonObject().put("name", "gpu-host-9"));
+    assertThat(provisioned.statusCode()).as(provisioned.bodyAsString()).isEqualTo(201);
+    JsonObject agent = provisioned.bodyAsJsonObject();
+    assertThat(agent.getString("token")).startsWith(agent.getString("token_prefix"));
+    HttpResponse<Buffer> again = server.post("/api/v1/agents", new JsonObject().put("name", "gpu-host-9"));
+    assertThat(again.statusCode()).isEqualTo(409);
+    assertThat(again.bodyAsJsonObject().getString("error")).isEqualTo("An agent named 'gpu-host-9' already exists");
+    String row = page("/agents").split("data-agent-id=\"" + agent.getString("agent_id") + "\"", 2)[1];
+    assertThat(row.substring(0, row.indexOf("</tr>"))).contains("gpu-host-9", "status-provisioned");
+  }
+
+  @Test
+  void agentsPageCarriesTheCaFingerprintOnHttps() {
+    try (TestServer https = TestServer.start(servers.dir().resolve("https-home"), new TestServer.Options())) {
+      assertThat(https.tls()).isTrue();
+      HttpResponse<Buffer> response = https.get("/agents");
+      assertThat(response.statusCode()).isEqualTo(200);
+      String html = response.bodyAsString();
+      assertCspFriendly("/agents (https)", html);
+
+      String fingerprint = Fingerprint.sha256(Pem.readCertificate(https.home().certs().resolve("ca.pem")));
+      assertThat(fingerprint).matches("([0-9A-F]{2}:){31}[0-9A-F]{2}").isEqualTo(https.running().caFingerprint());
+      assertThat(tag(html, "id=\"enrol-agent-card\"")).contains("data-ca-fingerprint=\"" + fingerprint + "\"");
+    }
   }
 
   @Test

@@ -2,8 +2,12 @@ package dev.svc.server.web.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.core.tls.Fingerprint;
+import dev.svc.core.tls.Pem;
 import dev.svc.server.TestServer;
 import dev.svc.server.Timings;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,6 +65,77 @@ class DashboardFlowBrowserTest {
     String campaignId = campaignWizard(x86, arm);
     watchCampaign(campaignId);
     settings();
+  }
+
+  /**
+   * Enrolling a GPU host on a server with a global token, logged in: the name is checked, the agent
+   * provisioned, its token and the three commands shown once (this server's URL, the token, the
+   * name, the CA fingerprint `svc web` printed); the agent is listed as provisioned, the shown token
+   * registers it (its row turns online live), and a name already taken is refused in the field.
+   */
+  @Test
+  void enrolAGpuHostThroughTheAgentsPage() {
+    String globalToken = "enrol-e2e-global-token-7d3a";
+    start(new TestServer.Options().authToken(globalToken));
+    browser = Browser.open(server);
+    PageChecks.login(browser, globalToken);
+    browser.open("/agents");
+    browser.waitVisible("form#enrol-agent");
+    assertThat(browser.visible("#enrol-result")).as("no token before one is issued").isEmpty();
+
+    browser.find("form#enrol-agent [type=submit]").click();
+    String empty = browser.waitFor("the empty name refused", d -> nonEmpty(enrolNameError()));
+    assertThat(empty).isEqualTo("Name is required.");
+    assertThat(browser.find("form#enrol-agent [name=name]").getAttribute("aria-invalid")).isEqualTo("true");
+
+    browser.find("form#enrol-agent [name=name]").sendKeys("gpu-host-1");
+    browser.find("form#enrol-agent [type=submit]").click();
+    browser.waitVisible("#enrol-result");
+    assertThat(enrolNameError()).isEmpty();
+    String token = browser.find("#enrol-token").getAttribute("value");
+    assertThat(token).isNotBlank();
+    assertThat(browser.find("#enrol-token").getAttribute("readonly")).isNotNull();
+    String fingerprint = Fingerprint.sha256(Pem.readCertificate(server.home().certs().resolve("ca.pem")));
+    List<String> commands = List.of(browser.text("#enrol-commands").split("\n"));
+    assertThat(commands).hasSize(3);
+    assertThat(commands.get(0)).startsWith("svc-agent init --server " + browser.origin() + " ")
+        .contains("--token " + token, "--name gpu-host-1", "--ca-fingerprint " + fingerprint);
+    assertThat(commands.subList(1, 3)).containsExactly("svc-agent preflight", "svc-agent start");
+    assertThat(browser.text("#enrol-agent-card")).contains("shown only this once");
+
+    // the agent is in the API and, without a reload, in the table as provisioned
+    JsonArray agents = server.get("/api/v1/agents", globalToken).bodyAsJsonArray();
+    JsonObject agent = agents.stream().map(JsonObject.class::cast).filter(a -> "gpu-host-1".equals(a.getString("name")))
+        .findFirst().orElseThrow(() -> new AssertionError("gpu-host-1 not in " + agents));
+    assertThat(agent.getString("status")).isEqualTo("provisioned");
+    assertThat(token).startsWith(agent.getString("token_prefix"));
+    String row = "table#agents tr[data-agent-id='" + agent.getString("id") + "']";
+    assertThat(browser.text(row + " [data-field=status]")).isEqualTo("provisioned");
+    browser.checkPage("agents-enrolled");
+
+    // the token shown is the one the server issued: the host registers with it, and its row goes online
+    JsonObject registration = new JsonObject().put("name", "gpu-host-1").put("hostname", "gpu-host-1.lab");
+    assertThat(TestServer.send(server.agentClient("gpu-host-1"), HttpMethod.POST, "/api/v1/agents/register", token,
+        registration).statusCode()).isEqualTo(201);
+    browser.waitFor("the row of gpu-host-1 to turn online", d -> browser.text(row + " [data-field=status]").equals("online"));
+
+    // a name already taken: the server's 409 in the field, and no second token
+    browser.find("form#enrol-agent [name=name]").sendKeys("gpu-host-1");
+    browser.find("form#enrol-agent [type=submit]").click();
+    String taken = browser.waitFor("the taken name refused", d -> nonEmpty(enrolNameError()));
+    assertThat(taken).isEqualTo("An agent named 'gpu-host-1' already exists");
+    assertThat(browser.find("#enrol-token").getAttribute("value")).isEqualTo(token);
+    assertThat(browser.all("table#agents tr[data-agent-id]")).hasSize(1);
+    browser.ignoreConsoleSoFar(); // the refused request answers 409, which the console reports
+    browser.checkLayout("agents-enrol-refused");
+  }
+
+  private String enrolNameError() {
+    return browser.text("form#enrol-agent .field-error[data-error-for=name]");
+  }
+
+  private static String nonEmpty(String text) {
+    return text.isEmpty() ? null : text;
   }
 
   /** Fills the agents page's "Create test agent" form and returns the id of the agent page it leads to. */
