@@ -1,6 +1,7 @@
 package dev.svc.agent.cli;
 
 import dev.svc.agent.config.AgentConfig;
+import dev.svc.agent.config.AgentHome;
 import dev.svc.core.home.SvcHome;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -19,8 +20,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The CLI's client of the local agent's own API (protocol.md §8) at 127.0.0.1:&lt;port&gt;: HTTPS
- * trusting only the CA of agent.yaml when TLS is configured, else HTTP. The agent's certificate
- * names the agent, not 127.0.0.1, so the host name is not checked; the CA pin is what authenticates.
+ * trusting only the CA of that API ({@code certs/api/ca.pem}, made at init) when TLS is configured,
+ * else HTTP. The CA, which only this agent's home holds, is what authenticates.
  * Blocking calls: the CLI's main thread waits, never an event loop.
  */
 public final class LocalAgent implements AutoCloseable {
@@ -59,18 +60,17 @@ public final class LocalAgent implements AutoCloseable {
     }
   }
 
-  public static LocalAgent open(AgentConfig config) {
+  /** The agent of {@code home}: HTTPS trusting the CA of its own API when TLS is configured, else HTTP. */
+  public static LocalAgent open(AgentHome home, AgentConfig config) {
     WebClientOptions options = new WebClientOptions().setUserAgent("svc-agent-cli").setConnectTimeout(5000)
         .setFollowRedirects(false);
-    AgentConfig.Tls tls = config.tls();
-    boolean https = tls != null;
+    boolean https = config.tls() != null;
     if (https) {
-      if (tls.ca() == null || !Files.isRegularFile(SvcHome.expand(tls.ca()))) {
-        throw new IllegalArgumentException("The CA certificate of agent.yaml (tls.ca) is missing: "
-            + (tls.ca() == null ? "not set" : SvcHome.expand(tls.ca())));
+      if (!Files.isRegularFile(home.apiCa())) {
+        throw new IllegalArgumentException("The CA of the agent's API is missing: " + home.apiCa()
+            + " (svc-agent init makes it; run init again with --force)");
       }
-      options.setSsl(true).setVerifyHost(false)
-          .setTrustOptions(new PemTrustOptions().addCertPath(SvcHome.expand(tls.ca()).toString()));
+      options.setSsl(true).setVerifyHost(false).setTrustOptions(new PemTrustOptions().addCertPath(home.apiCa().toString()));
     }
     Vertx vertx = Vertx.vertx();
     return new LocalAgent(vertx, WebClient.create(vertx, options), config, https);

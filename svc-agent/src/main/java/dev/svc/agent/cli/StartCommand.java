@@ -146,7 +146,7 @@ public final class StartCommand implements Callable<Integer> {
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(waitSeconds);
     String lastProblem = "no answer";
-    try (LocalAgent local = LocalAgent.open(config)) {
+    try (LocalAgent local = LocalAgent.open(home, config)) {
       while (System.nanoTime() < deadline) {
         OptionalLong pid = pidFile.read();
         Optional<ProcessHandle> agent = pid.isPresent() ? ProcessHandle.of(pid.getAsLong())

@@ -57,7 +57,7 @@ public final class StatusCommand implements Callable<Integer> {
     JsonObject status = null;
     String problem = null;
     boolean listening = true;
-    try (LocalAgent local = LocalAgent.open(config)) {
+    try (LocalAgent local = LocalAgent.open(home, config)) {
       rows.put("Local API", local.baseUrl() + "/api/status");
       try {
         status = local.status();

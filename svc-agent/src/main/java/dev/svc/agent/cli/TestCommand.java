@@ -173,7 +173,7 @@ public final class TestCommand implements Callable<Integer> {
         return 1;
       }
       String why;
-      try (LocalAgent local = LocalAgent.open(config)) {
+      try (LocalAgent local = LocalAgent.open(homeOptions.home(), config)) {
         HttpResponse<Buffer> response = local.cancel(id);
         if (response.statusCode() >= 200 && response.statusCode() < 300) {
           System.out.println("Stopped test " + id + " on the local agent: its benchmark is gone and it reports the"

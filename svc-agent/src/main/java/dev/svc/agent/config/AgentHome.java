@@ -59,6 +59,16 @@ public final class AgentHome {
     return certs().resolve("ca.pem");
   }
 
+  /** The CA and server certificate of the agent's own HTTPS API (made at init, or at the first start). */
+  public Path apiCertificates() {
+    return certs().resolve("api");
+  }
+
+  /** The CA that the agent's API certificate chains to: what {@code status} and {@code test stop} trust. */
+  public Path apiCa() {
+    return apiCertificates().resolve("ca.pem");
+  }
+
   /** What is owed to the server (log batches, status changes, results) until it accepts it. */
   public Path spool() {
     return root().resolve("spool");

@@ -90,6 +90,8 @@ public final class Enrolment {
       PrivateFiles.write(home.clientKey(), issued.getString("private_key_pem"));
       tls = new AgentConfig.Tls(home.clientCertificate().toString(), home.clientKey().toString(),
           home.caCertificate().toString());
+      // the agent's own HTTPS API gets its certificate now, so that status and test stop can trust it at once
+      dev.svc.agent.logs.LogServerVerticle.apiCertificate(home);
       out.println("Client certificate " + home.clientCertificate() + " (CN=" + name + ", valid until "
           + issued.getString("not_after") + ")");
     } else {

@@ -97,18 +97,21 @@ public final class LogServerVerticle extends VerticleBase {
     return config.tls() != null;
   }
 
-  /** Where the agent's API CA and server certificate live. */
-  public static Path apiCertificates(AgentHome home) {
-    return home.certs().resolve("api");
+  /**
+   * The API's certificate under {@link AgentHome#apiCertificates()}, made (with its CA) when
+   * missing and renewed near expiry. Blocking.
+   */
+  public static ServerCertificate apiCertificate(AgentHome home) {
+    Path dir = home.apiCertificates();
+    return CertificateAuthority.loadOrCreate(dir)
+        .ensureServerCertificate(dir, ServerCertificate.defaultSans(List.of()), Duration.ofDays(30));
   }
 
   /** Blocking (may create the CA and certificate). */
   private HttpServerOptions options() {
     HttpServerOptions options = new HttpServerOptions();
     if (tls()) {
-      Path dir = apiCertificates(home);
-      ServerCertificate certificate = CertificateAuthority.loadOrCreate(dir)
-          .ensureServerCertificate(dir, ServerCertificate.defaultSans(List.of()), Duration.ofDays(30));
+      ServerCertificate certificate = apiCertificate(home);
       options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions().setCertValue(Buffer.buffer(certificate.certificatePem()))
           .setKeyValue(Buffer.buffer(certificate.privateKeyPem())));
     }

@@ -51,7 +51,7 @@ class LogServerVerticleTest {
     await(vertx.deployVerticle(server));
     client = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setDefaultHost("127.0.0.1")
         .setDefaultPort(server.actualPort()).setTrustOptions(new PemTrustOptions()
-            .addCertPath(LogServerVerticle.apiCertificates(home).resolve("ca.pem").toString())));
+            .addCertPath(home.apiCa().toString())));
   }
 
   @AfterEach
