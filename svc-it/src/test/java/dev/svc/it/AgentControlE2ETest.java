@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
-import dev.svc.agent.daemon.AgentDaemon;
 import dev.svc.core.Timestamps;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,8 +22,8 @@ import oshi.SystemInfo;
  * on the interval the server sets, takes a settings change on the next heartbeat, and when deleted
  * on the server it registers again and adopts the new canonical id without a restart.
  *
- * <p>The agent is enrolled with the real {@code svc-agent init}; its daemon runs in this JVM
- * through {@link AgentDaemon#start}, the call {@code svc-agent start} makes.
+ * <p>The agent is enrolled with the real {@code svc-agent init} and runs as {@code svc-agent start
+ * --foreground} in its own process.
  */
 class AgentControlE2ETest {
 
@@ -49,80 +48,78 @@ class AgentControlE2ETest {
         c.mount());
   }
 
-  static AgentDaemon start(AgentProcess agent) throws Exception {
-    return AgentDaemon.start(new AgentHome(agent.home()), agent.config(), false)
-        .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
-  }
-
-  static void stop(AgentDaemon daemon) throws Exception {
-    daemon.stop().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-  }
-
   @Test
   void registersWithItsHardwareHeartbeatsTakesSettingsAndSurvivesDeletion() throws Exception {
     try (AgentProcess agent = AgentProcess.enrol(server, "gpu-node-control")) {
-      // the server's global token: a token the server issued dies with the agent it was issued for,
-      // while the global token lets the deleted agent register again (acceptance 5)
-      agent.configure(c -> inItsHome(agent, c, server.token()));
+      agent.configure(c -> inItsHome(agent, c, c.token()));
       Http api = server.api();
       assertThat(api.put("/api/v1/agents/" + agent.id() + "/settings", new JsonObject().put("heartbeat_interval_s", 10))
           .status()).isEqualTo(200);
-      AgentDaemon daemon = start(agent);
-      try {
-        // acceptance 1: registered over mTLS, with this machine's real CPU, cores, RAM, arch, environment
-        assertThat(daemon.agentId()).isEqualTo(agent.id());
-        JsonObject shown = api.get("/api/v1/agents/" + agent.id()).json();
-        var cpu = new SystemInfo().getHardware().getProcessor();
-        assertThat(shown.getString("status")).isIn("online", "idle");
-        assertThat(shown.getString("cpu_info")).isEqualTo(cpu.getProcessorIdentifier().getName().trim());
-        assertThat(shown.getString("cpu_arch")).isEqualTo("amd64");
-        long ramGb = Math.round(new SystemInfo().getHardware().getMemory().getTotal() / 1e9);
-        assertThat(shown.getInteger("ram_gb")).isBetween((int) ramGb - 1, (int) ramGb + 1);
-        assertThat(shown.getString("environment_type")).isIn("native_linux", "docker", "container", "wsl2");
-        JsonObject details = shown.getJsonObject("hardware_details");
-        assertThat(details.getInteger("cpu_cores")).isEqualTo(cpu.getPhysicalProcessorCount());
-        assertThat(details.getInteger("cpu_threads")).isEqualTo(cpu.getLogicalProcessorCount());
-        assertThat(shown.getInteger("port")).isEqualTo(agent.port());
+      agent.start();
+      long pid = agent.pid();
 
-        // its own API answers over HTTPS with a certificate the server's CA signed
-        Http.Response status = agent.local("/api/status");
-        assertThat(status.status()).as(status.toString()).isEqualTo(200);
-        assertThat(status.json().getString("name")).isEqualTo("gpu-node-control");
-        assertThat(status.json().getBoolean("running")).isTrue();
-        assertThat(status.json().getJsonObject("storage").getInteger("model_count")).isZero();
+      // acceptance 1: registered over mTLS, with this machine's real CPU, cores, RAM, arch, environment
+      Processes.await("the agent to register", Duration.ofSeconds(60),
+          () -> api.get("/api/v1/agents/" + agent.id()).json().getString("cpu_info") != null);
+      JsonObject shown = api.get("/api/v1/agents/" + agent.id()).json();
+      var cpu = new SystemInfo().getHardware().getProcessor();
+      assertThat(shown.getString("status")).isIn("online", "idle");
+      assertThat(shown.getString("cpu_info")).isEqualTo(cpu.getProcessorIdentifier().getName().trim());
+      assertThat(shown.getString("cpu_arch")).isEqualTo("amd64");
+      long ramGb = Math.round(new SystemInfo().getHardware().getMemory().getTotal() / 1e9);
+      assertThat(shown.getInteger("ram_gb")).isBetween((int) ramGb - 1, (int) ramGb + 1);
+      assertThat(shown.getString("environment_type")).isIn("native_linux", "docker", "container", "wsl2");
+      JsonObject details = shown.getJsonObject("hardware_details");
+      assertThat(details.getInteger("cpu_cores")).isEqualTo(cpu.getPhysicalProcessorCount());
+      assertThat(details.getInteger("cpu_threads")).isEqualTo(cpu.getLogicalProcessorCount());
+      assertThat(shown.getInteger("port")).isEqualTo(agent.port());
 
-        // heartbeats on the 10 s interval: last_heartbeat_at moves, about 10 s apart
-        Instant first = awaitNewHeartbeat(api, agent.id(), null);
-        Instant second = awaitNewHeartbeat(api, agent.id(), first);
-        assertThat(Duration.between(first, second)).isBetween(Duration.ofSeconds(8), Duration.ofSeconds(25));
-        JsonObject beat = api.get("/api/v1/agents/" + agent.id()).json();
-        assertThat(beat.getValue("storage_gb_free")).isNotNull();
-        assertThat(beat.getValue("uptime_s")).isNotNull();
+      // its own API answers over HTTPS
+      Http.Response status = agent.local("/api/status");
+      assertThat(status.status()).as(status.toString()).isEqualTo(200);
+      assertThat(status.json().getString("name")).isEqualTo("gpu-node-control");
+      assertThat(status.json().getBoolean("running")).isTrue();
+      assertThat(status.json().getJsonObject("storage").getInteger("model_count")).isZero();
 
-        // a settings change reaches the agent on its next heartbeat, applied and cached
-        Path cache = new AgentHome(agent.home()).settingsCache();
-        assertThat(api.put("/api/v1/agents/" + agent.id() + "/settings", new JsonObject().put("auto_cleanup", false))
-            .status()).isEqualTo(200);
-        Processes.await("the agent to take auto_cleanup=false", Duration.ofSeconds(40),
-            () -> "false".equals(cached(cache).getString("auto_cleanup")));
-        assertThat(cached(cache).getString("heartbeat_interval_s")).isEqualTo("10");
+      // heartbeats on the 10 s interval: last_heartbeat_at moves, about 10 s apart
+      Instant first = awaitNewHeartbeat(api, agent.id(), null);
+      Instant second = awaitNewHeartbeat(api, agent.id(), first);
+      assertThat(Duration.between(first, second)).isBetween(Duration.ofSeconds(8), Duration.ofSeconds(25));
+      JsonObject beat = api.get("/api/v1/agents/" + agent.id()).json();
+      assertThat(beat.getValue("storage_gb_free")).isNotNull();
+      assertThat(beat.getValue("uptime_s")).isNotNull();
 
-        // acceptance 5: deleted on the server, the next heartbeat gets 404; it registers again, same process
-        String oldId = agent.id();
-        assertThat(api.delete("/api/v1/agents/" + oldId).status()).isEqualTo(200);
-        Processes.await("the agent to register again under a new id", Duration.ofSeconds(60),
-            () -> daemon.agentId() != null && !daemon.agentId().equals(oldId));
-        String newId = daemon.agentId();
-        JsonObject again = api.get("/api/v1/agents/" + newId).json();
-        assertThat(again.getString("name")).isEqualTo("gpu-node-control");
-        assertThat(again.getBoolean("deleted")).isFalse();
-        assertThat(again.getString("cpu_arch")).isEqualTo("amd64");
-        // and it keeps heartbeating under the new id
-        Instant afterReRegistration = awaitNewHeartbeat(api, newId, null);
-        awaitNewHeartbeat(api, newId, afterReRegistration);
-      } finally {
-        stop(daemon);
-      }
+      // a settings change reaches the agent on its next heartbeat, applied and cached
+      Path cache = new AgentHome(agent.home()).settingsCache();
+      assertThat(api.put("/api/v1/agents/" + agent.id() + "/settings", new JsonObject().put("auto_cleanup", false))
+          .status()).isEqualTo(200);
+      Processes.await("the agent to take auto_cleanup=false", Duration.ofSeconds(40),
+          () -> "false".equals(cached(cache).getString("auto_cleanup")));
+      assertThat(cached(cache).getString("heartbeat_interval_s")).isEqualTo("10");
+
+      // acceptance 5: deleted on the server, the next heartbeat gets 404; with the token the server
+      // issued it registers again under a new id and heartbeats there, in the same process
+      String oldId = agent.id();
+      assertThat(api.delete("/api/v1/agents/" + oldId).status()).isEqualTo(200);
+      String[] newId = {null};
+      Processes.await("the agent to register again under a new id", Duration.ofSeconds(60), () -> {
+        JsonArray agents = api.get("/api/v1/agents").array();
+        for (int i = 0; i < agents.size(); i++) {
+          JsonObject a = agents.getJsonObject(i);
+          if ("gpu-node-control".equals(a.getString("name")) && !oldId.equals(a.getString("id"))) {
+            newId[0] = a.getString("id");
+            return true;
+          }
+        }
+        return false;
+      });
+      JsonObject again = api.get("/api/v1/agents/" + newId[0]).json();
+      assertThat(again.getBoolean("deleted")).isFalse();
+      assertThat(again.getString("cpu_arch")).isEqualTo("amd64");
+      Instant afterReRegistration = awaitNewHeartbeat(api, newId[0], null);
+      awaitNewHeartbeat(api, newId[0], afterReRegistration);
+      assertThat(agent.isAlive()).isTrue();
+      assertThat(agent.pid()).isEqualTo(pid);
     }
   }
 

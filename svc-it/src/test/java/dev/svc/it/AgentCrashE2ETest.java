@@ -81,14 +81,14 @@ class AgentCrashE2ETest {
         .map(l -> new JsonObject(l.substring(6)).getString("line")).collect(Collectors.toList());
   }
 
-  /** Entries waiting in the agent's spool. */
+  /** Entries waiting in the agent's spool (one {@code <number>.json} file each). */
   static long spooled(AgentProcess agent) {
     Path spool = agent.home().resolve("spool");
     if (!Files.isDirectory(spool)) {
       return 0;
     }
     try (Stream<Path> files = Files.walk(spool)) {
-      return files.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith(".")).count();
+      return files.filter(p -> p.getFileName().toString().endsWith(".json")).count();
     } catch (IOException e) {
       return 0;
     }

@@ -119,6 +119,11 @@ public final class AgentProcess implements AutoCloseable {
     Processes.stop(process, Duration.ofSeconds(40));
   }
 
+  /** The agent process's id. */
+  public long pid() {
+    return process.pid();
+  }
+
   public boolean isAlive() {
     return process != null && process.isAlive();
   }

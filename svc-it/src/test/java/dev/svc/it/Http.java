@@ -90,10 +90,14 @@ public final class Http {
 
   private Response send(HttpRequest.Builder request) {
     try {
-      HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      // the whole body within a minute: a stream that never ends fails the test instead of hanging it
+      HttpResponse<String> response = client.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString())
+          .get(60, java.util.concurrent.TimeUnit.SECONDS);
       return new Response(response.statusCode(), response.body());
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new java.io.UncheckedIOException(e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("No complete answer within 60 s: " + request.build().uri());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

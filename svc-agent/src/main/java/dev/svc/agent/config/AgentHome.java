@@ -74,6 +74,11 @@ public final class AgentHome {
     return root().resolve("spool");
   }
 
+  /** One record per command the engine accepted ({@code <command_id>.json}). */
+  public Path jobs() {
+    return root().resolve("jobs");
+  }
+
   /** The last settings the server sent, so that a restart without the server keeps them. */
   public Path settingsCache() {
     return root().resolve("agent-settings.json");

@@ -36,8 +36,10 @@ record BenchmarkContainerPlan(String image, String name, List<String> entrypoint
   static final List<String> ENTRYPOINT = List.of("java", "-jar", "/opt/svc/svc.jar", "run");
   /** Marks a container as an agent's benchmark container. */
   static final String BENCHMARK_LABEL = "dev.svc.agent.benchmark";
+  /** The svc home of svc run inside the container: the agent's engines.yaml and suites are mounted there. */
+  static final String CONTAINER_HOME = "/root/.svc";
   /** Where svc run inside the container reads the engine catalog override. */
-  static final String CONTAINER_ENGINES_YAML = "/root/.svc/engines.yaml";
+  static final String CONTAINER_ENGINES_YAML = CONTAINER_HOME + "/engines.yaml";
 
   BenchmarkContainerPlan {
     entrypoint = List.copyOf(entrypoint);
@@ -61,6 +63,10 @@ record BenchmarkContainerPlan(String image, String name, List<String> entrypoint
     if (Files.isRegularFile(enginesYaml)) {
       binds.add(new Mount(enginesYaml.toAbsolutePath().toString(), CONTAINER_ENGINES_YAML, true));
     }
+    Path suites = job.agentHome().resolve("suites");
+    if (Files.isDirectory(suites)) {
+      binds.add(new Mount(suites.toAbsolutePath().toString(), CONTAINER_HOME + "/suites", true));
+    }
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put(BENCHMARK_LABEL, "true");
     labels.put(ContainerPlan.RUN_LABEL, job.commandId());
@@ -69,8 +75,9 @@ record BenchmarkContainerPlan(String image, String name, List<String> entrypoint
     if (!"/var/run/docker.sock".equals(dockerSocket.toString())) {
       env.add("DOCKER_HOST=unix://" + dockerSocket);
     }
-    return new BenchmarkContainerPlan(image, containerName(job.commandId()), ENTRYPOINT, job.runArguments(), binds, gpus,
-        labels, env);
+    List<String> cmd = new ArrayList<>(job.runArguments());
+    cmd.addAll(List.of("--home", CONTAINER_HOME));
+    return new BenchmarkContainerPlan(image, containerName(job.commandId()), ENTRYPOINT, cmd, binds, gpus, labels, env);
   }
 
   /** {@code svc-bench-<command id>}, reduced to the characters Docker allows in a name. */

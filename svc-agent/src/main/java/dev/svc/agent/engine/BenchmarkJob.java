@@ -22,7 +22,8 @@ record BenchmarkJob(String commandId, String testId, Path model, String engine, 
     if (benchmark != null && !benchmark.isBlank()) {
       args.addAll(List.of("-b", benchmark));
     }
-    args.addAll(List.of("-o", out.toString()));
+    // a free port: another agent on this host may run an engine of the same kind at the same time
+    args.addAll(List.of("-o", out.toString(), "--engine-port", "0"));
     if (force) {
       args.add("--force");
     }

@@ -93,7 +93,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    journal = new JobJournal(home.root().resolve("jobs"));
+    journal = new JobJournal(home.jobs());
     // benchmarks wait on their process for as long as it runs: not on the shared worker pool
     benchmarkWorker = vertx.createSharedWorkerExecutor("svc-agent-benchmark-" + System.identityHashCode(this), 2, 7,
         TimeUnit.DAYS);

@@ -26,12 +26,26 @@ import java.util.Optional;
  * process) → {@code ended} (the benchmark exited; {@code exit}) → {@code done} (what it owed is in
  * the uplink's spool).
  */
-final class JobJournal {
+public final class JobJournal {
 
   static final String ACCEPTED = "accepted";
   static final String RUNNING = "running";
   static final String ENDED = "ended";
   static final String DONE = "done";
+
+  /**
+   * Whether this agent accepted the command ({@code known}) and whether it is over ({@code done}),
+   * from its record under {@code jobsDir}. Blocking.
+   */
+  public static java.util.Optional<Boolean> done(java.nio.file.Path jobsDir, String commandId) {
+    java.nio.file.Path file = jobsDir.resolve(commandId + ".json");
+    try {
+      return java.util.Optional.of(DONE.equals(new io.vertx.core.json.JsonObject(java.nio.file.Files.readString(file))
+          .getString("state")));
+    } catch (java.io.IOException | RuntimeException e) {
+      return java.util.Optional.empty();
+    }
+  }
 
   /** How many records are kept; older finished ones are pruned (the server gives up resending long before). */
   private static final int KEEP = 500;

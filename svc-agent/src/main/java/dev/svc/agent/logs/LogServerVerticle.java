@@ -1,6 +1,7 @@
 package dev.svc.agent.logs;
 
 import dev.svc.agent.AgentBus;
+import dev.svc.agent.engine.JobJournal;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.storage.StorageFigures;
 import dev.svc.agent.uplink.UplinkVerticle;
@@ -10,6 +11,7 @@ import dev.svc.core.tls.ServerCertificate;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -165,6 +167,26 @@ public final class LogServerVerticle extends VerticleBase {
       return;
     }
     String commandId = ctx.pathParam("commandId");
+    if (logs.knows(commandId)) {
+      follow(ctx, commandId);
+      return;
+    }
+    // not in the buffer: a command this agent accepted is followed (or, over, ends at once); others are 404
+    Future<Optional<Boolean>> done = commandId.matches("[A-Za-z0-9_-]{1,64}")
+        ? vertx.executeBlocking(() -> JobJournal.done(home.jobs(), commandId)) : Future.succeededFuture(Optional.empty());
+    done.onComplete(known -> {
+          if (known.failed() || known.result().isEmpty()) {
+            json(ctx, 404, error("No benchmark with command id " + commandId + " on this agent"));
+          } else {
+            if (known.result().get()) {
+              logs.end(commandId);
+            }
+            follow(ctx, commandId);
+          }
+        });
+  }
+
+  private void follow(RoutingContext ctx, String commandId) {
     HttpServerResponse response = ctx.response();
     response.setChunked(true).putHeader("Content-Type", "text/event-stream; charset=utf-8")
         .putHeader("Cache-Control", "no-cache").putHeader("X-Accel-Buffering", "no");

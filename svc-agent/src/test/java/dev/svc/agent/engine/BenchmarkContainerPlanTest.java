@@ -43,7 +43,8 @@ class BenchmarkContainerPlanTest {
     assertThat(plan.entrypoint()).containsExactly("java", "-jar", "/opt/svc/svc.jar", "run");
     String model = temp.resolve("models/llama/tiny.gguf").toString();
     String out = temp.resolve("results/cmd-1").toString();
-    assertThat(plan.cmd()).containsExactly("-m", model, "-e", "llama_cpp", "-s", "quick", "-b", "latency", "-o", out, "--force");
+    assertThat(plan.cmd()).containsExactly("-m", model, "-e", "llama_cpp", "-s", "quick", "-b", "latency", "-o", out,
+        "--engine-port", "0", "--force", "--home", "/root/.svc");
     String modelDir = temp.resolve("models/llama").toString();
     assertThat(plan.binds()).containsExactly(
         new BenchmarkContainerPlan.Mount("/var/run/docker.sock", "/var/run/docker.sock", false),

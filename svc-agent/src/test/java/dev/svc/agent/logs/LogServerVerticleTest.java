@@ -38,6 +38,7 @@ class LogServerVerticleTest {
   Vertx vertx;
   LogServerVerticle server;
   HttpClientAgent client;
+  AgentHome home;
 
   @BeforeEach
   void start() throws Exception {
@@ -46,7 +47,7 @@ class LogServerVerticleTest {
     Files.write(dir.resolve("models/tiny/model.gguf"), new byte[4096]);
     AgentConfig config = new AgentConfig("https://127.0.0.1:1", TOKEN, "local-agent", 0, dir.resolve("models").toString(),
         null, null, null, new AgentConfig.Tls("unused", "unused", "unused"), null, null);
-    AgentHome home = new AgentHome(dir.resolve("home"));
+    home = new AgentHome(dir.resolve("home"));
     server = new LogServerVerticle(home, config);
     await(vertx.deployVerticle(server));
     client = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setDefaultHost("127.0.0.1")
@@ -129,6 +130,22 @@ class LogServerVerticleTest {
     // after its end the stream replays and ends at once
     Reply replay = await(call(HttpMethod.GET, "/api/logs/cmd1", TOKEN));
     assertThat(replay.body()).contains("first").contains("third");
+  }
+
+  @Test
+  void aCommandThisAgentNeverHadIs404AndOneItFinishedBeforeARestartEndsAtOnce() throws Exception {
+    Reply unknown = await(call(HttpMethod.GET, "/api/logs/never-seen", TOKEN));
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(unknown.json().getString("error")).contains("never-seen");
+    assertThat(await(call(HttpMethod.GET, "/api/logs/..%2Fagent", TOKEN)).status()).isEqualTo(404);
+
+    // the engine's record of a finished command, whose lines a restart took from the buffer
+    Files.createDirectories(home.jobs());
+    Files.writeString(home.jobs().resolve("cmd-done.json"), new JsonObject().put("command_id", "cmd-done")
+        .put("state", "done").encode());
+    Reply over = await(call(HttpMethod.GET, "/api/logs/cmd-done", TOKEN));
+    assertThat(over.status()).isEqualTo(200);
+    assertThat(over.body()).doesNotContain("event: log");
   }
 
   @Test

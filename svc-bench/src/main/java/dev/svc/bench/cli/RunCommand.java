@@ -99,6 +99,11 @@ public final class RunCommand implements Callable<Integer> {
       + " Docker: the engine's native command in engines.yaml (e.g. llama-server on the PATH), on 127.0.0.1 and a free port.")
   boolean nativeProcess;
 
+  @Option(names = "--engine-port", description = "Port the engine serves on (containers share the host's network): 0 picks"
+      + " a free one, so that two runs on one host do not collide (default: the engine's own port, e.g. 8000; a free"
+      + " one with --native).")
+  Integer enginePort;
+
   @Option(names = "--home", hidden = true, description = "svc home directory (default: ~/.svc).")
   Path home;
 
@@ -119,6 +124,9 @@ public final class RunCommand implements Callable<Integer> {
       benchmarks = SuiteRun.select(chosen, only, loadModel);
       if (nativeProcess) {
         requireNativeCombination(spec);
+      }
+      if (enginePort != null && (enginePort < 0 || enginePort > 65535)) {
+        throw new IllegalArgumentException("--engine-port must be from 0 (a free port) to 65535");
       }
       request = new RunRequest(model.toAbsolutePath().normalize(), engine, suite, only, out, autoPull, loadModel,
           Slo.parse(slo), seed, datasetDir != null ? datasetDir : svcHome.datasets(), endpoint, force);
@@ -191,9 +199,12 @@ public final class RunCommand implements Callable<Integer> {
       launch.modelName(modelName);
     }
     String image = null;
-    if (nativeProcess) {
+    if (enginePort != null && enginePort > 0) {
+      launch.port(enginePort);
+    } else if (nativeProcess || enginePort != null) {
       launch.port(LoopbackPort.free());
-    } else {
+    }
+    if (!nativeProcess) {
       image = requireImage(spec);
     }
     String containerImage = image;

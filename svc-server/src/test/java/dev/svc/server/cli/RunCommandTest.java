@@ -352,6 +352,7 @@ class RunCommandTest {
     assertThat(run("-e", "llama_cpp", "-s", "nonesuch", "-o", out.toString())).isEqualTo(2);
     assertThat(run("-e", "llama_cpp", "-s", "quick", "-b", "mmlu", "-o", out.toString())).isEqualTo(2);
     assertThat(run("-e", "llama_cpp", "--load", "burst:3", "-o", out.toString())).isEqualTo(2);
+    assertThat(run("-e", "llama_cpp", "--engine-port", "70000", "-o", out.toString())).isEqualTo(2);
     assertThat(out).doesNotExist();
   }
 }
