@@ -80,11 +80,22 @@ class AgentEndToEndTest {
     }
   }
 
+  /**
+   * Acceptance 2, the local fallback, with the model workflow: the model sits on the share (here
+   * /dev/shm, a real mount point, so no NFS server is needed), is copied to local storage, run by
+   * the agent's own svc run against the real llama.cpp container, and the copy is deleted after.
+   */
   @Test
   void aQuickTestRunsTheRealEngineThroughTheLocalSvcRunAndItsLogAndResultReachTheServer() throws Exception {
     Fixtures.withoutTheSvcImage();
+    Path share = Path.of("/dev/shm");
+    Path onShare = Files.createTempDirectory(share, "svc-e2e-share-");
     try (AgentProcess agent = Fixtures.realEngine(AgentProcess.enrol(server, "e2e-fallback")).start()) {
-      Path model = Fixtures.tinyModel(agent.modelStorage().resolve("tiny/tiny.gguf"));
+      assertThat(server.api().put("/api/v1/agents/" + agent.id() + "/settings", new JsonObject()
+          .put("model_share_mount", share.toString()).put("model_share_source", "fileserver:/models")
+          .put("auto_cleanup", true)).status()).isEqualTo(200);
+      Path model = Fixtures.tinyModel(onShare.resolve("tiny.gguf"));
+      Path copy = agent.modelStorage().resolve(share.relativize(model));
       long containersBefore = Fixtures.containersOf(LlamaServerImage.TAG);
       JsonObject queued = Fixtures.quickTest(server, agent, model, "quick");
       String testId = queued.getString("id");
@@ -93,6 +104,12 @@ class AgentEndToEndTest {
 
       List<String> lines = Fixtures.serverLines(server, testId);
       assertThat(lines).isNotEmpty().doesNotHaveDuplicates();
+      assertThat(String.join("\n", lines)).contains(onShare.getFileName().toString());
+      // the same lines went out as events on the test's SSE stream (replayed here, the stream then ends)
+      Http.Response sse = server.api().get("/api/v1/events/stream/" + testId);
+      List<String> streamed = sse.body().lines().filter(l -> l.startsWith("data: ")).map(l -> new JsonObject(l.substring(6)))
+          .filter(d -> d.containsKey("line")).map(d -> d.getString("line")).collect(Collectors.toList());
+      assertThat(streamed).isEqualTo(lines);
       Http.Response local = agent.local("/api/logs/" + queued.getString("command_id"));
       assertThat(local.status()).isEqualTo(200);
       List<String> localLines = local.body().lines().filter(l -> l.startsWith("data: "))
@@ -105,7 +122,10 @@ class AgentEndToEndTest {
       assertThat(result.getString("agent_id")).isEqualTo(agent.id());
       assertThat(result.encode()).contains("ttft").contains("tpot");
       assertThat(Fixtures.containersOf(LlamaServerImage.TAG)).isEqualTo(containersBefore);
-      assertThat(model).exists();
+      assertThat(copy).as("auto_cleanup deleted the local copy").doesNotExist();
+      assertThat(model).as("the share keeps its model").exists();
+    } finally {
+      Processes.deleteTree(onShare);
     }
   }
 
