@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code svc-agent build}. */
@@ -26,11 +27,8 @@ import picocli.CommandLine.Option;
         + "through the local Docker engine. Nothing is built when the digests do not match."})
 public final class BuildCommand implements Callable<Integer> {
 
-  @Option(names = "--home", paramLabel = "DIR", description = "The agent's home directory (default: ~/.svc).")
-  String home;
-
-  @Option(names = "--config", paramLabel = "FILE", description = "The agent configuration (default: <home>/agent.yaml).")
-  String config;
+  @Mixin
+  HomeOptions homeOptions = new HomeOptions();
 
   @Option(names = "--server", paramLabel = "URL", description = "The server (default: the one in the configuration).")
   String server;
@@ -48,10 +46,10 @@ public final class BuildCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    AgentHome agentHome = OpsOptions.home(home);
+    AgentHome agentHome = homeOptions.home();
     AgentConfig connection;
     try {
-      connection = OpsOptions.connection(OpsOptions.configFile(agentHome, config), server);
+      connection = OpsOptions.connection(homeOptions.configFile(), server);
     } catch (RuntimeException e) {
       System.err.println("svc-agent build: " + e.getMessage());
       return server != null && !(server.startsWith("http://") || server.startsWith("https://")) ? 2 : 1;

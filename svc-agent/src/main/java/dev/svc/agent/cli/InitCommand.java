@@ -3,10 +3,9 @@ package dev.svc.agent.cli;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
 import dev.svc.agent.enrol.Enrolment;
-import dev.svc.core.home.SvcHome;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code svc-agent init}: enrols this host with a server (see {@link Enrolment}). */
@@ -42,25 +41,25 @@ public final class InitCommand implements Callable<Integer> {
       + " launch. Without it, init shows the fingerprint and asks; off a terminal it refuses.")
   String caFingerprint;
 
-  @Option(names = "--home", description = "svc home (default: ~/.svc): agent.yaml, certs/, logs/, spool/.")
-  Path home;
+  @Mixin
+  HomeOptions homeOptions = new HomeOptions();
 
   @Option(names = "--force", description = "Replace an existing agent.yaml and client certificate.")
   boolean force;
 
   @Override
   public Integer call() {
-    AgentHome agentHome = home != null ? new AgentHome(home) : AgentHome.defaultHome();
+    AgentHome agentHome = homeOptions.home();
     if (port < 1 || port > 65535) {
       System.err.println("svc-agent init: --port must be from 1 to 65535");
       return 2;
     }
     String agentName = name != null ? name : Enrolment.hostname();
     try {
-      AgentConfig config = new Enrolment(agentHome, System.out, Enrolment.consoleQuestion())
+      AgentConfig config = new Enrolment(agentHome, homeOptions.configFile(), System.out, Enrolment.consoleQuestion())
           .enrol(server, token, agentName, port, modelDir, shareSource, shareMount, caFingerprint, force);
-      System.out.println("Wrote " + agentHome.config() + " for agent '" + config.name() + "'.");
-      System.out.println("Next: svc-agent preflight" + homeArgument(home) + ", then svc-agent start" + homeArgument(home));
+      System.out.println("Wrote " + homeOptions.configFile() + " for agent '" + config.name() + "'.");
+      System.out.println("Next: svc-agent preflight" + homeArgument(homeOptions) + ", then svc-agent start" + homeArgument(homeOptions));
       return 0;
     } catch (Enrolment.EnrolmentException e) {
       System.err.println("svc-agent init: " + e.getMessage());
@@ -68,7 +67,7 @@ public final class InitCommand implements Callable<Integer> {
     }
   }
 
-  private static String homeArgument(Path home) {
-    return home == null || home.toAbsolutePath().normalize().equals(SvcHome.defaultHome().root()) ? "" : " --home " + home;
+  private static String homeArgument(HomeOptions options) {
+    return options.isDefaultHome() ? "" : " --home " + options.home().root();
   }
 }

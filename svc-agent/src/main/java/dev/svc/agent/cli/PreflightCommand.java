@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** {@code svc-agent preflight}. */
 @Command(name = "preflight", mixinStandardHelpOptions = true, description = {
@@ -23,18 +23,15 @@ import picocli.CommandLine.Option;
         + "engines run on the CPU."})
 public final class PreflightCommand implements Callable<Integer> {
 
-  @Option(names = "--home", paramLabel = "DIR", description = "The agent's home directory (default: ~/.svc).")
-  String home;
-
-  @Option(names = "--config", paramLabel = "FILE", description = "The agent configuration (default: <home>/agent.yaml).")
-  String config;
+  @Mixin
+  HomeOptions homeOptions = new HomeOptions();
 
   @Override
   public Integer call() {
-    AgentHome agentHome = OpsOptions.home(home);
+    AgentHome agentHome = homeOptions.home();
     AgentConfig agentConfig;
     try {
-      agentConfig = AgentConfig.load(OpsOptions.configFile(agentHome, config));
+      agentConfig = AgentConfig.load(homeOptions.configFile());
     } catch (RuntimeException e) {
       System.err.println("svc-agent preflight: " + e.getMessage());
       return 1;

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code svc-agent update}. */
@@ -25,11 +26,8 @@ import picocli.CommandLine.Option;
         + "to it atomically. On any failure the installed agent stays as it was."})
 public final class UpdateCommand implements Callable<Integer> {
 
-  @Option(names = "--home", paramLabel = "DIR", description = "The agent's home directory (default: ~/.svc).")
-  String home;
-
-  @Option(names = "--config", paramLabel = "FILE", description = "The agent configuration (default: <home>/agent.yaml).")
-  String config;
+  @Mixin
+  HomeOptions homeOptions = new HomeOptions();
 
   @Option(names = "--server", paramLabel = "URL", description = "The server (default: the one in the configuration).")
   String server;
@@ -44,8 +42,8 @@ public final class UpdateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    AgentHome agentHome = OpsOptions.home(home);
-    Path configFile = OpsOptions.configFile(agentHome, config);
+    AgentHome agentHome = homeOptions.home();
+    Path configFile = homeOptions.configFile();
     AgentConfig connection;
     try {
       connection = OpsOptions.connection(configFile, server);
@@ -100,11 +98,11 @@ public final class UpdateCommand implements Callable<Integer> {
   /** Stops the running daemon and starts the new version through its own launcher. */
   private int restart(PackageInstall install) {
     List<String> where = new ArrayList<>();
-    if (home != null) {
-      where.addAll(List.of("--home", home));
+    if (homeOptions.home != null) {
+      where.addAll(List.of("--home", homeOptions.home));
     }
-    if (config != null) {
-      where.addAll(List.of("--config", config));
+    if (homeOptions.config != null) {
+      where.addAll(List.of("--config", homeOptions.config));
     }
     String launcher = install.launcher().toString();
     System.out.println("Restarting the agent...");

@@ -18,6 +18,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.cert.X509Certificate;
@@ -44,6 +45,7 @@ public final class Enrolment {
   }
 
   private final AgentHome home;
+  private final Path configFile;
   private final PrintStream out;
   private final Function<String, String> ask;
 
@@ -51,8 +53,9 @@ public final class Enrolment {
    * @param ask asks the user a question and returns the answer, or null when there is nobody to
    *     ask (not on a terminal)
    */
-  public Enrolment(AgentHome home, PrintStream out, Function<String, String> ask) {
+  public Enrolment(AgentHome home, Path configFile, PrintStream out, Function<String, String> ask) {
     this.home = home;
+    this.configFile = configFile;
     this.out = out;
     this.ask = ask;
   }
@@ -76,8 +79,8 @@ public final class Enrolment {
   public AgentConfig enrol(String server, String token, String name, int port, String modelDir, String shareSource,
       String shareMount, String pinnedFingerprint, boolean force) throws EnrolmentException {
     URI uri = serverUri(server);
-    if (Files.exists(home.config()) && !force) {
-      throw new EnrolmentException(home.config() + " exists already: pass --force to enrol again");
+    if (Files.exists(configFile) && !force) {
+      throw new EnrolmentException(configFile + " exists already: pass --force to enrol again");
     }
     AgentConfig.Tls tls = null;
     String fingerprint = null;
@@ -100,7 +103,7 @@ public final class Enrolment {
     }
     AgentConfig config = new AgentConfig(uri.toString(), token, name, port, modelDir, shareSource, shareMount, fingerprint,
         tls, null, null);
-    config.write(home.config());
+    config.write(configFile);
     return config;
   }
 

@@ -1,8 +1,6 @@
 package dev.svc.agent.ops;
 
 import dev.svc.agent.config.AgentConfig;
-import dev.svc.agent.config.AgentHome;
-import dev.svc.core.home.SvcHome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -19,15 +17,6 @@ public final class OpsOptions {
     if (System.getProperty("org.slf4j.simpleLogger.log.org.apache.hc") == null) {
       System.setProperty("org.slf4j.simpleLogger.log.org.apache.hc", "warn");
     }
-  }
-
-  public static AgentHome home(String home) {
-    return home == null || home.isBlank() ? AgentHome.defaultHome()
-        : new AgentHome(SvcHome.expand(home).toAbsolutePath().normalize());
-  }
-
-  public static Path configFile(AgentHome home, String config) {
-    return config == null || config.isBlank() ? home.config() : SvcHome.expand(config).toAbsolutePath().normalize();
   }
 
   /**
