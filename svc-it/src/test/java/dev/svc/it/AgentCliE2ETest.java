@@ -7,8 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,21 +14,7 @@ import org.junit.jupiter.api.Test;
  * global token: `start` detaches, `status` and `stop` find the agent by its PID file and its local
  * API, `test list` and `test stop` talk to the server with the agent's own token.
  */
-class AgentCliE2ETest {
-
-  static ServerProcess server;
-
-  @BeforeAll
-  static void startServer() {
-    server = ServerProcess.start();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
-  }
+class AgentCliE2ETest extends WithServer {
 
   @Test
   void startDetachesStatusFindsTheAgentAndStopEndsIt() throws Exception {

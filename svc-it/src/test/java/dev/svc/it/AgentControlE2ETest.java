@@ -11,8 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import oshi.SystemInfo;
 
@@ -25,21 +23,7 @@ import oshi.SystemInfo;
  * <p>The agent is enrolled with the real {@code svc-agent init} and runs as {@code svc-agent start
  * --foreground} in its own process.
  */
-class AgentControlE2ETest {
-
-  static ServerProcess server;
-
-  @BeforeAll
-  static void startServer() {
-    server = ServerProcess.start();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
-  }
+class AgentControlE2ETest extends WithServer {
 
   /** The agent's config with its model storage inside its temporary HOME, and {@code token}. */
   static AgentConfig inItsHome(AgentProcess agent, AgentConfig c, String token) {

@@ -13,8 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -24,21 +22,7 @@ import org.openqa.selenium.WebElement;
  * agents enrolled with `svc-agent init` and run with `svc-agent start`, the real llama.cpp engine
  * on the real dockerd, the dashboard in headless Chromium.
  */
-class AgentEndToEndTest {
-
-  static ServerProcess server;
-
-  @BeforeAll
-  static void startServer() {
-    server = ServerProcess.start();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
-  }
+class AgentEndToEndTest extends WithServer {
 
   @Test
   void anEnrolledAgentShowsThisMachinesHardwareOnTheAgentsPages() throws Exception {

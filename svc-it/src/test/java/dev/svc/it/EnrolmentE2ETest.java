@@ -9,26 +9,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** {@code svc-agent init} against a real {@code svc web} over HTTPS with a global token. */
-class EnrolmentE2ETest {
-
-  static ServerProcess server;
-
-  @BeforeAll
-  static void startServer() {
-    server = ServerProcess.start();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
-  }
+class EnrolmentE2ETest extends WithServer {
 
   @Test
   void initPinsTheCaAndGetsAClientCertificateSignedByItForTheAgentsName() throws Exception {

@@ -1,5 +1,6 @@
 package dev.svc.agent.ops;
 
+import dev.svc.core.FileDigest;
 import dev.svc.agent.uplink.ServerConnection;
 import io.vertx.core.Vertx;
 import io.vertx.core.file.AsyncFile;
@@ -9,15 +10,9 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.codec.BodyCodec;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 
 /**
@@ -70,7 +65,7 @@ public final class VerifiedDownload {
       }
       JsonObject published = published(server, path, what);
       String listed = normalise(published.getString("sha256"));
-      String actual = sha256(target);
+      String actual = FileDigest.sha256(target);
       if (!actual.equals(announced) || !actual.equals(listed)) {
         throw new DownloadException("SHA-256 mismatch for the " + what + ": the downloaded bytes hash to " + actual
             + ", the server announced " + announced + " (X-Content-SHA256) and " + listed + " (" + path
@@ -132,15 +127,5 @@ public final class VerifiedDownload {
       root = root.getCause();
     }
     return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-  }
-
-  /** The file's SHA-256, lowercase hex. */
-  public static String sha256(Path file) throws IOException {
-    try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
-      in.transferTo(OutputStream.nullOutputStream());
-      return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

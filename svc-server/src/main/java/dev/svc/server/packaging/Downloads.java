@@ -1,17 +1,13 @@
 package dev.svc.server.packaging;
 
+import dev.svc.core.FileDigest;
 import dev.svc.core.SvcVersion;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -81,18 +77,9 @@ public final class Downloads {
       }
       Path target = cacheDir.resolve(filename);
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      return new Archive(target, filename, sha256(target));
+      return new Archive(target, filename, FileDigest.sha256(target));
     } finally {
       Files.deleteIfExists(tmp);
-    }
-  }
-
-  public static String sha256(Path file) throws IOException {
-    try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
-      in.transferTo(OutputStream.nullOutputStream());
-      return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     }
   }
 
