@@ -57,17 +57,21 @@ public final class ServerProcess implements AutoCloseable {
     Path log = dir.resolve("server.log");
     process = Processes.java(dir, "dev.svc.server.cli.SvcCommand", args)
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    Http[] probe = {null};
     Processes.await("the server to answer on " + url(), Duration.ofSeconds(90), () -> {
       if (!process.isAlive()) {
         throw new AssertionError("The server exited with " + process.exitValue() + ":\n" + logTail());
       }
-      return Files.isRegularFile(caPem()) && healthy();
+      if (probe[0] == null && Files.isRegularFile(caPem())) {
+        probe[0] = new Http(url(), null, caPem());
+      }
+      return probe[0] != null && healthy(probe[0]);
     });
   }
 
-  private boolean healthy() {
+  private static boolean healthy(Http probe) {
     try {
-      return new Http(url(), null, caPem()).get("/api/v1/health").status() == 200;
+      return probe.get("/api/v1/health").status() == 200;
     } catch (RuntimeException e) {
       return false;
     }

@@ -1,7 +1,9 @@
 package dev.svc.agent.config;
 
+import dev.svc.core.domain.AgentSettings;
 import dev.svc.core.home.PrivateFiles;
 import dev.svc.core.home.SvcHome;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -51,6 +53,19 @@ public record AgentConfig(String server, String token, String name, int port, St
 
   public Path modelStoragePath() {
     return SvcHome.expand(modelStorageDir);
+  }
+
+  /**
+   * The value of a per-agent setting: the server's (every heartbeat answer carries every key, its
+   * defaults included), except that a blank value or the server's default leaves what agent.yaml
+   * configured ({@code configured}, e.g. init's --model-dir) in force.
+   */
+  public static String effective(JsonObject settings, String key, String configured) {
+    Object value = settings == null ? null : settings.getValue(key);
+    String text = value == null ? "" : String.valueOf(value);
+    boolean serverDefault = text.equals(AgentSettings.defaults().get(key));
+    boolean hasConfigured = configured != null && !configured.isBlank();
+    return text.isBlank() || (serverDefault && hasConfigured) ? (configured == null ? "" : configured) : text;
   }
 
   public AgentConfig withName(String newName) {

@@ -665,17 +665,11 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     return !"false".equalsIgnoreCase(setting("auto_cleanup", "true").strip());
   }
 
-  /**
-   * A setting from the server, else the fallback (agent.yaml's value). The server sends every key,
-   * its defaults included; a default does not override what was configured at init (--model-dir).
-   */
+  /** A setting from the server, else agent.yaml's value ({@link AgentConfig#effective}). */
   private String setting(String key, String fallback) {
-    Object value = settings.getValue(key);
-    String text = value == null ? "" : String.valueOf(value);
-    boolean serverDefault = text.equals(dev.svc.core.domain.AgentSettings.defaults().get(key));
-    boolean configured = fallback != null && !fallback.isBlank();
-    return text.isBlank() || (serverDefault && configured) ? (fallback == null ? "" : fallback) : text;
+    return AgentConfig.effective(settings, key, fallback);
   }
+
 
   private DockerClient docker() {
     DockerClient client = docker;

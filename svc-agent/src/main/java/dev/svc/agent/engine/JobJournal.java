@@ -37,13 +37,13 @@ public final class JobJournal {
    * Whether this agent accepted the command ({@code known}) and whether it is over ({@code done}),
    * from its record under {@code jobsDir}. Blocking.
    */
-  public static java.util.Optional<Boolean> done(java.nio.file.Path jobsDir, String commandId) {
-    java.nio.file.Path file = jobsDir.resolve(commandId + ".json");
+  public static Optional<Boolean> done(Path jobsDir, String commandId) {
+    Path file = jobsDir.resolve(commandId + ".json");
     try {
-      return java.util.Optional.of(DONE.equals(new io.vertx.core.json.JsonObject(java.nio.file.Files.readString(file))
+      return Optional.of(DONE.equals(new JsonObject(Files.readString(file))
           .getString("state")));
-    } catch (java.io.IOException | RuntimeException e) {
-      return java.util.Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
     }
   }
 

@@ -23,12 +23,7 @@ public final class StorageFigures {
   }
 
   public static Path dir(AgentConfig config, JsonObject settings) {
-    String fromServer = settings == null ? null : settings.getString(AgentSettings.MODEL_STORAGE_DIR);
-    String serverDefault = AgentSettings.defaults().get(AgentSettings.MODEL_STORAGE_DIR);
-    if (fromServer != null && !fromServer.isBlank() && !fromServer.equals(serverDefault)) {
-      return SvcHome.expand(fromServer);
-    }
-    return config.modelStoragePath();
+    return SvcHome.expand(AgentConfig.effective(settings, AgentSettings.MODEL_STORAGE_DIR, config.modelStorageDir()));
   }
 
   /** Free space (GB) of the file system that holds {@code dir}, or of its nearest existing parent. */
