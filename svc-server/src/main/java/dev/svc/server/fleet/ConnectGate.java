@@ -1,0 +1,56 @@
+package dev.svc.server.fleet;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * At most so many of the fleet's connections being opened at once. A TLS handshake with a client
+ * certificate costs the server a few milliseconds of CPU; thousands started in the same second would
+ * queue on its event loops past their handshake timeout and be counted as errors that no real fleet
+ * (whose hosts start minutes apart) would see. Agents on any event loop share it; a waiting agent is
+ * resumed on its own.
+ */
+final class ConnectGate {
+
+  private final AtomicInteger free;
+  private final Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
+
+  ConnectGate(int permits) {
+    this.free = new AtomicInteger(permits);
+  }
+
+  /** Completes on {@code context} once a connection may be opened; {@link #release()} after it opened or failed. */
+  Future<Void> acquire(Context context) {
+    Promise<Void> granted = Promise.promise();
+    waiting.add(() -> context.runOnContext(v -> granted.complete()));
+    admit();
+    return granted.future();
+  }
+
+  void release() {
+    free.incrementAndGet();
+    admit();
+  }
+
+  private void admit() {
+    while (!waiting.isEmpty()) {
+      int n = free.get();
+      if (n <= 0) {
+        return;
+      }
+      if (free.compareAndSet(n, n - 1)) {
+        Runnable next = waiting.poll();
+        if (next == null) {
+          // another thread took it: give the permit back and look again, a waiter may have come meanwhile
+          free.incrementAndGet();
+          continue;
+        }
+        next.run();
+      }
+    }
+  }
+}
