@@ -55,6 +55,9 @@ public final class FleetCommand implements Runnable {
     @Option(names = "--duration", defaultValue = "5m", description = "How long the fleet runs, e.g. 90s, 5m (default: ${DEFAULT-VALUE}).")
     String duration;
 
+    @Option(names = "--ramp", description = "The agents start spread over this span, e.g. 2m (default: one interval).")
+    String ramp;
+
     @Option(names = "--ca", paramLabel = "FILE", description = "The server's CA certificate (PEM); required for https.")
     Path ca;
 
@@ -86,7 +89,7 @@ public final class FleetCommand implements Runnable {
       FleetOptions options;
       try {
         options = new FleetOptions(FleetOptions.serverUri(server), agents, interval, testsPerMinute,
-            FleetOptions.parseDuration(duration), ca, token(), namePrefix != null ? namePrefix
+            FleetOptions.parseDuration(duration), ramp == null ? null : FleetOptions.parseDuration(ramp), ca, token(), namePrefix != null ? namePrefix
                 : "fleet-" + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt()),
             sharedConnections, keepAgents, enrolConcurrency);
         if (ca != null && !Files.isRegularFile(ca)) {

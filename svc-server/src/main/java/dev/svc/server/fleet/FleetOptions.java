@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param agents how many virtual agents
  * @param intervalS each agent's heartbeat interval
  * @param testsPerMinute quick tests the simulator creates for its idle agents, 0 for none
- * @param duration how long the fleet heartbeats, counted from the first registration
+ * @param duration how long the fleet runs, counted from the first agent's start
+ * @param ramp the agents start spread over this span (null: one interval)
  * @param ca the server's CA certificate (PEM) for an https server, else null
  * @param token the server's global token (provisions the agents, creates tests), or null on an open server
  * @param namePrefix agents are named {@code <prefix>-00001} and so on
@@ -29,6 +30,7 @@ public record FleetOptions(
     int intervalS,
     double testsPerMinute,
     Duration duration,
+    Duration ramp,
     Path ca,
     String token,
     String namePrefix,
@@ -51,6 +53,12 @@ public record FleetOptions(
     }
     if (duration.isNegative() || duration.isZero()) {
       throw new IllegalArgumentException("--duration must be positive");
+    }
+    if (ramp == null) {
+      ramp = Duration.ofSeconds(intervalS);
+    }
+    if (ramp.isNegative() || ramp.isZero()) {
+      throw new IllegalArgumentException("--ramp must be positive");
     }
     if (sharedConnections < 0) {
       throw new IllegalArgumentException("--shared-connections must not be negative");

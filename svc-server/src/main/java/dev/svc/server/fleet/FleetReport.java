@@ -11,9 +11,12 @@ import java.util.Set;
  * The summary of one {@code svc fleet simulate} run.
  *
  * @param connect how long an agent's connection took to open (TCP and TLS)
- * @param heartbeatsPerSecond heartbeats answered per second once every agent had started (after the
- *     first interval); over the whole run when it was shorter than two intervals
+ * @param heartbeatsPerSecond heartbeats answered per second while the fleet was steady; over the
+ *     whole run when it never was
  * @param heartbeat heartbeat latency (request written to answer read) over the run, not the drain
+ * @param steadySeconds how long the fleet was steady: from one interval after every agent had
+ *     registered to the end of the run; 0 when it never was
+ * @param steady heartbeat latency of the beats begun while the fleet was steady
  * @param dispatch the delay from asking for a quick test to its {@code run_test} arriving
  * @param given ids of the tests the fleet was given ({@code run_test} received)
  * @param completed ids of the tests whose result the server accepted
@@ -31,6 +34,8 @@ public record FleetReport(
     long heartbeats,
     double heartbeatsPerSecond,
     Lateness.Summary heartbeat,
+    double steadySeconds,
+    Lateness.Summary steady,
     Map<String, Long> errors,
     Lateness.Summary dispatch,
     long testsCreated,
@@ -58,8 +63,10 @@ public record FleetReport(
             : "one connection per agent" + (options.https() ? ", mutual TLS" : "")));
     out.add(String.format(Locale.ROOT, "enrolment: %d agents in %.1f s; registrations: %d, latency %s", enrolled,
         enrolSeconds, registrations, registration.brief()));
-    out.add(String.format(Locale.ROOT, "heartbeats: %d, %.1f/s (%.1f/s expected), latency %s", heartbeats,
-        heartbeatsPerSecond, (double) options.agents() / options.intervalS(), heartbeat.brief()));
+    out.add(String.format(Locale.ROOT, "heartbeats: %d, latency %s", heartbeats, heartbeat.brief()));
+    out.add(steadySeconds <= 0 ? "steady state: never (not every agent registered one interval before the end)"
+        : String.format(Locale.ROOT, "steady state (last %.0f s): %.1f heartbeats/s (%.1f/s expected), latency %s",
+            steadySeconds, heartbeatsPerSecond, (double) options.agents() / options.intervalS(), steady.brief()));
     out.add("errors: " + errorCount());
     errors.forEach((kind, n) -> out.add("  " + kind + ": " + n));
     out.add(String.format(Locale.ROOT, "tests: %d created, %d given, %d completed, %d failed, %d cancelled%s",

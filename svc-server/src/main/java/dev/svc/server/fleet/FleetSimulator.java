@@ -61,8 +61,7 @@ public final class FleetSimulator {
   private TestFeeder feeder;
   private long runStarted;
   private long enrolStarted;
-  private long heartbeatsAtRampEnd = -1;
-  private long rampEndNanos;
+  private long steadyTimer = -1;
   private long progressTimer = -1;
   private long lastProgressNanos;
   private long lastProgressHeartbeats;
@@ -207,21 +206,23 @@ public final class FleetSimulator {
     machineBefore = MachineCpu.now();
     runStarted = System.nanoTime();
     long intervalMs = run.intervalMs();
+    long rampMs = Math.max(1, options.ramp().toMillis());
     for (VirtualAgent agent : agents) {
-      // spread over one interval, so that the fleet does not register and beat in one burst
-      agent.start(ThreadLocalRandom.current().nextLong(intervalMs));
+      // spread over the ramp (one interval by default), so that the fleet does not register and beat in one burst
+      agent.start(ThreadLocalRandom.current().nextLong(rampMs));
     }
+    // steady: every agent registered, and each has since had one interval to settle its beat
+    steadyTimer = vertx.setPeriodic(100, t -> {
+      if (stats.registered.sum() >= agents.length) {
+        vertx.cancelTimer(steadyTimer);
+        vertx.setTimer(intervalMs, s -> stats.steadySince = System.nanoTime());
+      }
+    });
     if (options.testsPerMinute() > 0) {
       feeder = new TestFeeder(run, api, agents);
       feeder.start();
     }
     long durationMs = options.duration().toMillis();
-    if (durationMs >= 2 * intervalMs) {
-      vertx.setTimer(intervalMs, t -> {
-        heartbeatsAtRampEnd = stats.heartbeats.sum();
-        rampEndNanos = System.nanoTime();
-      });
-    }
     ended = Promise.promise();
     this.enrolSeconds = enrolSeconds;
     durationTimer = vertx.setTimer(durationMs, t -> end());
@@ -255,11 +256,14 @@ public final class FleetSimulator {
 
   private Future<FleetReport> finish(double enrolSeconds) {
     long end = System.nanoTime();
+    vertx.cancelTimer(steadyTimer);
     double runSeconds = (end - runStarted) / 1e9;
     long heartbeats = stats.heartbeats.sum();
-    double perSecond = heartbeatsAtRampEnd >= 0 && end > rampEndNanos
-        ? (heartbeats - heartbeatsAtRampEnd) / ((end - rampEndNanos) / 1e9) : heartbeats / runSeconds;
+    long steadySince = stats.steadySince;
+    double steadySeconds = steadySince == 0 ? 0 : (end - steadySince) / 1e9;
+    double perSecond = steadySeconds > 0 ? stats.steadyHeartbeats.sum() / steadySeconds : heartbeats / runSeconds;
     Lateness.Summary heartbeat = stats.heartbeatLatency.summary();
+    Lateness.Summary steady = stats.steadyLatency.summary();
     String machine = machineLine();
     if (feeder != null) {
       feeder.stop();
@@ -271,7 +275,8 @@ public final class FleetSimulator {
             connections += agent.connectionsOpened();
           }
           return new FleetReport(options, (int) stats.enrolled.sum(), enrolSeconds, stats.registered.sum(),
-              stats.registrationLatency.summary(), stats.connectLatency.summary(), runSeconds, heartbeats, perSecond, heartbeat, stats.errors(),
+              stats.registrationLatency.summary(), stats.connectLatency.summary(), runSeconds, heartbeats, perSecond,
+              heartbeat, steadySeconds, steady, stats.errors(),
               stats.dispatchDelay.summary(), stats.testsCreated.sum(), stats.testsGiven.sum(), stats.testsCompleted.sum(),
               stats.testsFailed.sum(), stats.testsCancelled.sum(), stats.testsSkipped.sum(), Set.copyOf(run.given),
               Set.copyOf(run.completed), connections, heap, machine);

@@ -24,6 +24,11 @@ public final class FleetStats {
   /** Tests not created because no agent the feeder looked at was idle. */
   final LongAdder testsSkipped = new LongAdder();
   final Lateness heartbeatLatency = new Lateness();
+  /** Heartbeats begun once the fleet was steady: every agent registered, one interval before. */
+  final Lateness steadyLatency = new Lateness();
+  final LongAdder steadyHeartbeats = new LongAdder();
+  /** When the fleet became steady (nanoTime), 0 before. */
+  volatile long steadySince;
   final Lateness registrationLatency = new Lateness();
   /** How long an agent's connection took to open (TCP, TLS with its client certificate). */
   final Lateness connectLatency = new Lateness();
@@ -32,10 +37,16 @@ public final class FleetStats {
   private final AtomicReference<Lateness> heartbeatWindow = new AtomicReference<>(new Lateness());
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
 
-  void heartbeat(long latencyNanos) {
+  /** A heartbeat answered 200, begun at {@code begunNanos}. */
+  void heartbeat(long begunNanos, long latencyNanos) {
     heartbeats.increment();
     heartbeatLatency.record(latencyNanos);
     heartbeatWindow.get().record(latencyNanos);
+    long steady = steadySince;
+    if (steady != 0 && begunNanos - steady >= 0) {
+      steadyHeartbeats.increment();
+      steadyLatency.record(latencyNanos);
+    }
   }
 
   /** Counts one error of this kind, e.g. "heartbeat: HTTP 503" or "register: timeout". */

@@ -36,6 +36,8 @@ final class VirtualAgent {
   private final List<String> toAcknowledge = new ArrayList<>(2);
   private long timer = -1;
   private long backoffMs = 1000;
+  /** The agent's place in the interval: its beats are due at this instant (nanoTime) plus whole intervals. */
+  private long phaseNanos;
   private boolean stopped;
   private SimulatedRun current;
   /** The agent id the server answers with (the provisioned one, or a new one after a re-registration). */
@@ -53,9 +55,17 @@ final class VirtualAgent {
     this.agentId = credentials.id();
   }
 
-  /** Starts the agent after {@code delayMs}: it registers, then heartbeats at once and on its interval. */
+  /**
+   * Starts the agent after {@code delayMs}: it registers, then heartbeats at once and every interval
+   * after its start. A registration answered late (a slow server answers many at once) is followed
+   * by a beat at the agent's next due instant instead, so that the fleet's beats stay spread as
+   * its starts were.
+   */
   void start(long delayMs) {
-    context.runOnContext(v -> timer = run.vertx.setTimer(Math.max(1, delayMs), t -> register()));
+    context.runOnContext(v -> {
+      phaseNanos = System.nanoTime() + delayMs * 1_000_000;
+      timer = run.vertx.setTimer(Math.max(1, delayMs), t -> register());
+    });
   }
 
   /** Stops on the agent's event loop: no further request, its connection closed. */
@@ -99,7 +109,15 @@ final class VirtualAgent {
             }
             backoffMs = 1000;
             idle = current == null;
-            beat();
+            long lateMs = (System.nanoTime() - phaseNanos) / 1_000_000;
+            if (lateMs <= run.intervalMs() / 10) {
+              beat();
+            } else {
+              long intervalNanos = run.intervalMs() * 1_000_000;
+              long now = System.nanoTime();
+              long due = phaseNanos + (Math.floorDiv(now - phaseNanos, intervalNanos) + 1) * intervalNanos;
+              timer = run.vertx.setTimer(Math.max(1, (due - now) / 1_000_000), t -> beat());
+            }
             return;
           }
           run.stats.error("register: " + why(ar));
@@ -132,7 +150,7 @@ final class VirtualAgent {
         return;
       }
       if (ar.succeeded() && ar.result().status() == 200) {
-        run.stats.heartbeat(ar.result().latencyNanos());
+        run.stats.heartbeat(started, ar.result().latencyNanos());
         toAcknowledge.removeAll(acks);
         answered(ar.result().json());
       } else if (ar.succeeded() && ar.result().status() == 404) {
@@ -149,14 +167,15 @@ final class VirtualAgent {
   }
 
   /**
-   * The next beat one interval after this one started, less a random jitter of up to 2 % (at most
-   * 1 s): the fleet's beats stay spread, and no gap is longer than the interval.
+   * The next beat one interval after this one began, less a random jitter of up to 2 % of the
+   * interval (at most 1 s): no gap is longer than the interval, and the beats of agents that started
+   * together drift apart.
    */
-  private void schedule(long beatStarted) {
+  private void schedule(long beatBegun) {
     long intervalMs = run.intervalMs();
-    long jitter = ThreadLocalRandom.current().nextLong(Math.min(1000, intervalMs / 50) + 1);
-    long elapsedMs = (System.nanoTime() - beatStarted) / 1_000_000;
-    timer = run.vertx.setTimer(Math.max(1, intervalMs - jitter - elapsedMs), t -> beat());
+    long jitterMs = ThreadLocalRandom.current().nextLong(Math.min(1000, intervalMs / 50) + 1);
+    long elapsedMs = (System.nanoTime() - beatBegun) / 1_000_000;
+    timer = run.vertx.setTimer(Math.max(1, intervalMs - jitterMs - elapsedMs), t -> beat());
   }
 
   private void answered(JsonObject answer) {
