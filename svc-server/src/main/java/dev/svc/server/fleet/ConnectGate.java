@@ -18,6 +18,7 @@ final class ConnectGate {
 
   private final AtomicInteger free;
   private final Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
+  private volatile boolean closed;
 
   ConnectGate(int permits) {
     this.free = new AtomicInteger(permits);
@@ -25,6 +26,9 @@ final class ConnectGate {
 
   /** Completes on {@code context} once a connection may be opened; {@link #release()} after it opened or failed. */
   Future<Void> acquire(Context context) {
+    if (closed) {
+      return Future.failedFuture("the fleet stopped");
+    }
     Promise<Void> granted = Promise.promise();
     waiting.add(() -> context.runOnContext(v -> granted.complete()));
     admit();
@@ -36,8 +40,14 @@ final class ConnectGate {
     admit();
   }
 
+  /** The fleet stops: nobody waiting is let through any more (their event loops may be closing). */
+  void close() {
+    closed = true;
+    waiting.clear();
+  }
+
   private void admit() {
-    while (!waiting.isEmpty()) {
+    while (!closed && !waiting.isEmpty()) {
       int n = free.get();
       if (n <= 0) {
         return;

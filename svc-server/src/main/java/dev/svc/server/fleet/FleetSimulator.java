@@ -59,6 +59,7 @@ public final class FleetSimulator {
   private HttpClientAgent agentClient;
   private VirtualAgent[] agents = new VirtualAgent[0];
   private TestFeeder feeder;
+  private ConnectGate gate;
   private long runStarted;
   private long enrolStarted;
   private long steadyTimer = -1;
@@ -187,7 +188,7 @@ public final class FleetSimulator {
     } else {
       agentClient = vertx.httpClientBuilder().with(agentOptions).build();
     }
-    ConnectGate gate = new ConnectGate(CONCURRENT_CONNECTS);
+    gate = new ConnectGate(CONCURRENT_CONNECTS);
     for (int i = 0; i < credentials.length; i++) {
       AgentLink link;
       if (options.sharedConnections() > 0) {
@@ -311,6 +312,9 @@ public final class FleetSimulator {
   }
 
   private Future<Void> stopAgents() {
+    if (gate != null) {
+      gate.close();
+    }
     List<Future<Void>> stopped = new ArrayList<>(agents.length);
     for (VirtualAgent agent : agents) {
       stopped.add(agent.stop());
