@@ -58,7 +58,7 @@ interface AgentLink {
 
     private final HttpClientAgent client;
     private final HttpConnectOptions connect;
-    private final ConnectGate gate;
+    private final Gate gate;
     private final Context context;
     private final Lateness connectTimes;
     private HttpClientConnection connection;
@@ -70,7 +70,7 @@ interface AgentLink {
      * @param context the agent's event loop, where the connection lives
      * @param connectTimes records how long each connection took to open (TCP and TLS), gate wait excluded
      */
-    Own(HttpClientAgent client, HttpConnectOptions connect, ConnectGate gate, Context context,
+    Own(HttpClientAgent client, HttpConnectOptions connect, Gate gate, Context context,
         Lateness connectTimes) {
       this.client = client;
       this.connect = connect;

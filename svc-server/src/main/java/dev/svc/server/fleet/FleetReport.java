@@ -10,6 +10,7 @@ import java.util.Set;
 /**
  * The summary of one {@code svc fleet simulate} run.
  *
+ * @param allRegisteredSeconds when every agent had registered, from the first start; -1 if never
  * @param connect how long an agent's connection took to open (TCP and TLS)
  * @param heartbeatsPerSecond heartbeats answered per second while the fleet was steady; over the
  *     whole run when it never was
@@ -28,6 +29,7 @@ public record FleetReport(
     int enrolled,
     double enrolSeconds,
     long registrations,
+    double allRegisteredSeconds,
     Lateness.Summary registration,
     Lateness.Summary connect,
     double runSeconds,
@@ -61,8 +63,11 @@ public record FleetReport(
         options.agents(), options.server(), options.intervalS(), runSeconds,
         options.sharedConnections() > 0 ? options.sharedConnections() + " shared connections"
             : "one connection per agent" + (options.https() ? ", mutual TLS" : "")));
-    out.add(String.format(Locale.ROOT, "enrolment: %d agents in %.1f s; registrations: %d, latency %s", enrolled,
-        enrolSeconds, registrations, registration.brief()));
+    out.add(String.format(Locale.ROOT, "enrolment: %d agents in %.1f s", enrolled, enrolSeconds));
+    out.add(String.format(Locale.ROOT, "registrations: %d (%s; at most %d at once), latency %s", registrations,
+        allRegisteredSeconds < 0 ? "not every agent registered"
+            : String.format(Locale.ROOT, "every agent %.1f s after the first start", allRegisteredSeconds),
+        FleetRun.CONCURRENT_REGISTRATIONS, registration.brief()));
     out.add(String.format(Locale.ROOT, "heartbeats: %d, latency %s", heartbeats, heartbeat.brief()));
     out.add(steadySeconds <= 0 ? "steady state: never (not every agent registered one interval before the end)"
         : String.format(Locale.ROOT, "steady state (last %.0f s): %.1f heartbeats/s (%.1f/s expected), latency %s",

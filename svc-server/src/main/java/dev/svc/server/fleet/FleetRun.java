@@ -26,6 +26,9 @@ final class FleetRun {
   final Set<String> given = ConcurrentHashMap.newKeySet();
   final Set<String> completed = ConcurrentHashMap.newKeySet();
   final Set<String> ended = ConcurrentHashMap.newKeySet();
+  /** Registrations in flight at once, fleet-wide ({@link Gate}). */
+  final Gate registrations = new Gate(CONCURRENT_REGISTRATIONS);
+  static final int CONCURRENT_REGISTRATIONS = 32;
 
   FleetRun(Vertx vertx, FleetOptions options, FleetStats stats) {
     this.vertx = vertx;

@@ -44,7 +44,7 @@ import javax.net.ssl.TrustManagerFactory;
 public final class FleetSimulator {
 
   static final long PROGRESS_MS = 5000;
-  /** Connections being opened at once, fleet-wide ({@link ConnectGate}). */
+  /** Connections being opened at once, fleet-wide ({@link Gate}). */
   static final int CONCURRENT_CONNECTS = 16;
   /** File descriptors kept free beside one connection per agent (the JVM's own files, the operator's pool). */
   private static final int SPARE_FILES = 256;
@@ -59,10 +59,11 @@ public final class FleetSimulator {
   private HttpClientAgent agentClient;
   private VirtualAgent[] agents = new VirtualAgent[0];
   private TestFeeder feeder;
-  private ConnectGate gate;
+  private Gate gate;
   private long runStarted;
   private long enrolStarted;
   private long steadyTimer = -1;
+  private double allRegisteredSeconds = -1;
   private long progressTimer = -1;
   private long lastProgressNanos;
   private long lastProgressHeartbeats;
@@ -188,7 +189,7 @@ public final class FleetSimulator {
     } else {
       agentClient = vertx.httpClientBuilder().with(agentOptions).build();
     }
-    gate = new ConnectGate(CONCURRENT_CONNECTS);
+    gate = new Gate(CONCURRENT_CONNECTS);
     for (int i = 0; i < credentials.length; i++) {
       AgentLink link;
       if (options.sharedConnections() > 0) {
@@ -216,6 +217,7 @@ public final class FleetSimulator {
     steadyTimer = vertx.setPeriodic(100, t -> {
       if (stats.registered.sum() >= agents.length) {
         vertx.cancelTimer(steadyTimer);
+        allRegisteredSeconds = (System.nanoTime() - runStarted) / 1e9;
         vertx.setTimer(intervalMs, s -> stats.steadySince = System.nanoTime());
       }
     });
@@ -276,7 +278,7 @@ public final class FleetSimulator {
             connections += agent.connectionsOpened();
           }
           return new FleetReport(options, (int) stats.enrolled.sum(), enrolSeconds, stats.registered.sum(),
-              stats.registrationLatency.summary(), stats.connectLatency.summary(), runSeconds, heartbeats, perSecond,
+              allRegisteredSeconds, stats.registrationLatency.summary(), stats.connectLatency.summary(), runSeconds, heartbeats, perSecond,
               heartbeat, steadySeconds, steady, stats.errors(),
               stats.dispatchDelay.summary(), stats.testsCreated.sum(), stats.testsGiven.sum(), stats.testsCompleted.sum(),
               stats.testsFailed.sum(), stats.testsCancelled.sum(), stats.testsSkipped.sum(), Set.copyOf(run.given),
@@ -311,15 +313,18 @@ public final class FleetSimulator {
     return drained.future().onComplete(v -> vertx.cancelTimer(timer));
   }
 
+  /** Stops every agent, then the gates: an agent still waiting at one is stopped and ignores it. */
   private Future<Void> stopAgents() {
-    if (gate != null) {
-      gate.close();
-    }
     List<Future<Void>> stopped = new ArrayList<>(agents.length);
     for (VirtualAgent agent : agents) {
       stopped.add(agent.stop());
     }
-    return Future.join(stopped).mapEmpty();
+    return Future.join(stopped).onComplete(v -> {
+      run.registrations.close();
+      if (gate != null) {
+        gate.close();
+      }
+    }).mapEmpty();
   }
 
   /** Deletes the fleet's agents from the server (tests and results stay), a few at a time. */

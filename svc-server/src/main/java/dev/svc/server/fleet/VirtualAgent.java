@@ -94,7 +94,9 @@ final class VirtualAgent {
     if (stopped) {
       return;
     }
-    send(HttpMethod.POST, "/api/v1/agents/register", run.registration(credentials.name()).toBuffer())
+    run.registrations.acquire(context)
+        .compose(v -> send(HttpMethod.POST, "/api/v1/agents/register", run.registration(credentials.name()).toBuffer())
+            .onComplete(ar -> run.registrations.release()))
         .onComplete(ar -> {
           if (stopped) {
             return;

@@ -65,7 +65,7 @@ class FleetSimulateTest {
     TestServer server = servers.start();
     // a long duration: the test ends the run itself once the fleet is up and has been given tests,
     // however slow the machine is
-    FleetOptions options = new FleetOptions(URI.create(server.baseUrl()), 200, 2, 300, Duration.ofMinutes(5), null,
+    FleetOptions options = new FleetOptions(URI.create(server.baseUrl()), 200, 2, 60, Duration.ofMinutes(5), null,
         server.home().certs().resolve("ca.pem"), GLOBAL, "sim", 0, false, 16);
     FleetSimulator simulator = new FleetSimulator(vertx, options, System.out::println);
     CompletableFuture<FleetReport> running = simulator.run().toCompletionStage().toCompletableFuture();

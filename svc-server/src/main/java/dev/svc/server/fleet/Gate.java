@@ -8,23 +8,24 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * At most so many of the fleet's connections being opened at once. A TLS handshake with a client
- * certificate costs the server a few milliseconds of CPU; thousands started in the same second would
- * queue on its event loops past their handshake timeout and be counted as errors that no real fleet
- * (whose hosts start minutes apart) would see. Agents on any event loop share it; a waiting agent is
- * resumed on its own.
+ * At most so many of the fleet's agents doing one thing at once (opening a connection, registering).
+ * A TLS handshake with a client certificate costs the server milliseconds of CPU, a registration a
+ * few writes; thousands started in the same second queue on the server past their timeouts, and
+ * their retries keep the queue full (none got through: 1,000 agents started within 30 s on a busy
+ * 2-core machine), errors that a real fleet, whose hosts start minutes apart, does not cause. Agents
+ * on any event loop share a gate; a waiting agent is resumed on its own.
  */
-final class ConnectGate {
+final class Gate {
 
   private final AtomicInteger free;
   private final Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
   private volatile boolean closed;
 
-  ConnectGate(int permits) {
+  Gate(int permits) {
     this.free = new AtomicInteger(permits);
   }
 
-  /** Completes on {@code context} once a connection may be opened; {@link #release()} after it opened or failed. */
+  /** Completes on {@code context} once the agent may go on; {@link #release()} when it is done (or failed). */
   Future<Void> acquire(Context context) {
     if (closed) {
       return Future.failedFuture("the fleet stopped");
