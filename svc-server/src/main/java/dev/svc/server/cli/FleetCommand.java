@@ -45,14 +45,17 @@ public final class FleetCommand implements Runnable {
     @Option(names = "--agents", defaultValue = "100", description = "Virtual agents (default: ${DEFAULT-VALUE}).")
     int agents;
 
-    @Option(names = "--interval", defaultValue = "30", description = "Heartbeat interval in seconds (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--interval", defaultValue = "30",
+        description = "Heartbeat interval in seconds (default: ${DEFAULT-VALUE}).")
     int interval;
 
     @Option(names = "--tests-per-minute", defaultValue = "0",
-        description = "Quick tests to create for idle agents per minute, to measure dispatch delay (default: ${DEFAULT-VALUE}).")
+        description = "Quick tests to create for idle agents per minute, to measure dispatch delay"
+            + " (default: ${DEFAULT-VALUE}).")
     double testsPerMinute;
 
-    @Option(names = "--duration", defaultValue = "5m", description = "How long the fleet runs, e.g. 90s, 5m (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--duration", defaultValue = "5m",
+        description = "How long the fleet runs, e.g. 90s, 5m (default: ${DEFAULT-VALUE}).")
     String duration;
 
     @Option(names = "--ramp", description = "The agents start spread over this span, e.g. 2m (default: one interval).")
@@ -89,7 +92,8 @@ public final class FleetCommand implements Runnable {
       FleetOptions options;
       try {
         options = new FleetOptions(FleetOptions.serverUri(server), agents, interval, testsPerMinute,
-            FleetOptions.parseDuration(duration), ramp == null ? null : FleetOptions.parseDuration(ramp), ca, token(), namePrefix != null ? namePrefix
+            FleetOptions.parseDuration(duration), ramp == null ? null : FleetOptions.parseDuration(ramp), ca, token(),
+            namePrefix != null ? namePrefix
                 : "fleet-" + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt()),
             sharedConnections, keepAgents, enrolConcurrency);
         if (ca != null && !Files.isRegularFile(ca)) {

@@ -278,9 +278,9 @@ public final class FleetSimulator {
             connections += agent.connectionsOpened();
           }
           return new FleetReport(options, (int) stats.enrolled.sum(), enrolSeconds, stats.registered.sum(),
-              allRegisteredSeconds, stats.registrationLatency.summary(), stats.connectLatency.summary(), runSeconds, heartbeats, perSecond,
-              heartbeat, steadySeconds, steady, stats.errors(),
-              stats.dispatchDelay.summary(), stats.testsCreated.sum(), stats.testsGiven.sum(), stats.testsCompleted.sum(),
+              allRegisteredSeconds, stats.registrationLatency.summary(), stats.connectLatency.summary(), runSeconds,
+              heartbeats, perSecond, heartbeat, steadySeconds, steady, stats.errors(), stats.dispatchDelay.summary(),
+              stats.testsCreated.sum(), stats.testsGiven.sum(), stats.testsCompleted.sum(),
               stats.testsFailed.sum(), stats.testsCancelled.sum(), stats.testsSkipped.sum(), Set.copyOf(run.given),
               Set.copyOf(run.completed), connections, heap, machine);
         }));

@@ -56,7 +56,8 @@ final class SimulatedRun {
       return;
     }
     JsonObject test = new JsonObject().put("id", testId).put("model_path", payload.getString("model_path", ""))
-        .put("engine_name", payload.getString("engine_name")).put("benchmark_name", payload.getString("benchmark_name", "throughput"))
+        .put("engine_name", payload.getString("engine_name"))
+        .put("benchmark_name", payload.getString("benchmark_name", "throughput"))
         .put("suite_name", payload.getString("suite_name", "quick"));
     int seed = Math.max(1, testId.hashCode() & Integer.MAX_VALUE);
     SimulationPlan plan = SimulationPlan.create(test, agent.run.agentRow(agent.agentId, agent.credentials.name()),

@@ -101,11 +101,13 @@ public final class FleetBenchmark {
           server.pid(), testAgents);
       System.out.printf(Locale.ROOT, "svc fleet simulate --server %s --agents %d --interval %d --duration %s"
           + " --tests-per-minute %s%s%s --token-file <token> --keep-agents%s%n", base, agents, interval, duration,
-          plain(testsPerMinute), ramp == null ? "" : " --ramp " + ramp, insecure ? "" : " --ca " + ca, shared > 0 ? " --shared-connections " + shared : "");
+          plain(testsPerMinute), ramp == null ? "" : " --ramp " + ramp, insecure ? "" : " --ca " + ca,
+          shared > 0 ? " --shared-connections " + shared : "");
       long cpuBefore = cpuTicks(server.pid());
       long started = System.nanoTime();
       FleetOptions options = new FleetOptions(URI.create(base), agents, interval, testsPerMinute,
-          FleetOptions.parseDuration(duration), ramp == null ? null : FleetOptions.parseDuration(ramp), insecure ? null : ca, TOKEN, "fleet", shared, true, 16);
+          FleetOptions.parseDuration(duration), ramp == null ? null : FleetOptions.parseDuration(ramp),
+          insecure ? null : ca, TOKEN, "fleet", shared, true, 16);
       Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
       FleetReport report;
       try {
@@ -220,7 +222,8 @@ public final class FleetBenchmark {
       String agent = call(client, "POST", base + "/api/v1/agents/test", new JsonObject().put("name", "bench-test-" + i),
           201).getString("id");
       JsonObject config = new JsonObject()
-          .put("models", new JsonArray().add(new JsonObject().put("name", "llama").put("path", "/models/Llama-3.1-8B-Instruct"))
+          .put("models", new JsonArray()
+              .add(new JsonObject().put("name", "llama").put("path", "/models/Llama-3.1-8B-Instruct"))
               .add(new JsonObject().put("name", "qwen").put("path", "/models/Qwen2.5-7B-Instruct")))
           .put("engines", new JsonArray().add(new JsonObject().put("name", "vllm")).add(new JsonObject().put("name", "tgi")))
           .put("benchmarks", new JsonArray().add("throughput").add("latency").add("memory"))
