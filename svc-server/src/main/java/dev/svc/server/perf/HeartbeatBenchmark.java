@@ -93,6 +93,8 @@ public final class HeartbeatBenchmark {
         System.out.println("  server RSS: at most " + Rss.mib(rss.maxKib()) + " during these runs, "
             + Rss.mib(rss.lastKib()) + " at their end");
       }
+      server.close();
+      ServerProcess.delete(server.home());
     }
   }
 

@@ -150,12 +150,7 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
-  /** Stops the server and deletes its HOME. */
-  public void closeAndDelete() throws InterruptedException, IOException {
-    close();
-    delete(home);
-  }
-
+  /** Deletes a HOME and everything under it. */
   public static void delete(Path dir) throws IOException {
     try (Stream<Path> paths = Files.walk(dir)) {
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {

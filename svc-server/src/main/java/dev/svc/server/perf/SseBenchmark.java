@@ -56,6 +56,8 @@ public final class SseBenchmark {
       MachineState.begin(); // loads OSHI before anything is measured
       server.awaitHealthy(Duration.ofSeconds(60));
       run(vertx, server, subscribers, rate, batch, seconds);
+      server.close();
+      ServerProcess.delete(server.home());
     } finally {
       vertx.close().await();
     }
@@ -106,6 +108,8 @@ public final class SseBenchmark {
         (System.nanoTime() - connectStart) / 1e9, Rss.mib(Rss.kib(server.pid()).orElse(0)));
 
     MachineState machine = MachineState.begin();
+    long self = ProcessHandle.current().pid();
+    double[] cpu = {ProcessCpu.seconds(server.pid()).orElse(Double.NaN), ProcessCpu.seconds(self).orElse(Double.NaN)};
     Producer producer;
     Samples postMs;
     long started = System.nanoTime();
@@ -123,7 +127,9 @@ public final class SseBenchmark {
       }
       long lastReceive = subscribers.stream().mapToLong(s -> s.lastLogReceived).max().orElse(sentEnd);
       String state = machine.since();
-      report(subscribers, producer, postMs, expected, started, sentEnd, lastReceive, state, rss);
+      cpu[0] = ProcessCpu.seconds(server.pid()).orElse(Double.NaN) - cpu[0];
+      cpu[1] = ProcessCpu.seconds(self).orElse(Double.NaN) - cpu[1];
+      report(subscribers, producer, postMs, expected, started, sentEnd, lastReceive, state, rss, cpu);
     } finally {
       for (HttpClientAgent client : clients) {
         client.close().await();
@@ -132,7 +138,7 @@ public final class SseBenchmark {
   }
 
   private static void report(List<Subscriber> subscribers, Producer producer, Samples postMs, int expected, long started,
-      long sentEnd, long lastReceive, String machine, Rss.Sampler rss) {
+      long sentEnd, long lastReceive, String machine, Rss.Sampler rss, double[] cpu) {
     Samples delays = new Samples();
     long received = 0;
     long lost = 0;
@@ -140,7 +146,9 @@ public final class SseBenchmark {
     long reconnects = 0;
     int incomplete = 0;
     int unfinished = 0;
+    java.util.Map<String, Integer> reasons = new java.util.TreeMap<>();
     for (Subscriber s : subscribers) {
+      s.dropReasons.forEach((why, n) -> reasons.merge(why, n, Integer::sum));
       delays.addAll(s.delaysMs);
       received += s.logEvents;
       int missing = expected - s.seen.cardinality();
@@ -159,7 +167,11 @@ public final class SseBenchmark {
     System.out.println("delivery delay (receive − send): " + delays.describeMs() + " (target: p99 < 100 ms)");
     System.out.printf("lost: %d (%d subscribers missed events), duplicates: %d, reconnects after a drop: %d,"
         + " streams not ended: %d (target: 0 lost)%n", lost, incomplete, duplicates, reconnects, unfinished);
-    System.out.println("server RSS: at most " + Rss.mib(rss.maxKib()));
+    if (!reasons.isEmpty()) {
+      System.out.println("  why streams were dropped: " + reasons);
+    }
+    System.out.printf(Locale.ROOT, "CPU: server %.1f s (%.1f µs per delivered event), this client %.1f s;"
+        + " server RSS at most %s%n", cpu[0], cpu[0] * 1e6 / Math.max(1, received), cpu[1], Rss.mib(rss.maxKib()));
     System.out.println(machine);
   }
 
@@ -253,6 +265,7 @@ public final class SseBenchmark {
     long duplicates;
     int reconnects;
     long lastLogReceived;
+    final java.util.Map<String, Integer> dropReasons = new java.util.TreeMap<>();
 
     Subscriber(ContextInternal context, HttpClientAgent client, String testId, int expected) {
       this.context = context;
@@ -309,6 +322,7 @@ public final class SseBenchmark {
         return;
       }
       reconnects++;
+      dropReasons.merge(why, 1, Integer::sum);
       if (reconnects > 100) {
         connected.tryFail("stream keeps failing: " + why);
         ended.tryFail("stream keeps failing: " + why);
