@@ -32,7 +32,7 @@ public final class ClosedLoop {
 
   /** What one run measured: answered requests (2xx), failures (other statuses, or none), their latencies. */
   public record Result(long requests, long failures, double seconds, Samples latencyMs, TreeMap<Integer, Long> statuses,
-      String machine, double serverCpuSeconds) {
+      String machine, double serverCpuSeconds, double clientCpuSeconds) {
     public double perSecond() {
       return requests / seconds;
     }
@@ -42,12 +42,14 @@ public final class ClosedLoop {
       return requests == 0 ? Double.NaN : serverCpuSeconds * 1e6 / requests;
     }
 
-    /** "12,345 req/s  p50 1.23  p99 4.56  max 7.89 ms  server CPU 80 µs/req  0 failed". */
+    /** "12,345 req/s  p50 1.23  p99 4.56  max 7.89 ms  CPU µs/req: server 80, client 40  0 failed". */
     public String describe() {
       var s = latencyMs.summary();
-      return String.format(Locale.ROOT, "%,9.0f req/s  p50 %6.2f  p99 %6.2f  max %7.2f ms  server CPU %,6.0f µs/req  %s",
-          perSecond(), s == null ? Double.NaN : s.p50(), s == null ? Double.NaN : s.p99(), s == null ? Double.NaN : s.max(),
-          serverCpuMicrosPerRequest(), failures == 0 ? "0 failed" : failures + " failed " + statuses);
+      return String.format(Locale.ROOT, "%,9.0f req/s  p50 %6.2f  p99 %6.2f  max %7.2f ms  CPU µs/req: server %,5.0f,"
+          + " client %,4.0f  %s", perSecond(), s == null ? Double.NaN : s.p50(), s == null ? Double.NaN : s.p99(),
+          s == null ? Double.NaN : s.max(), serverCpuMicrosPerRequest(),
+          requests == 0 ? Double.NaN : clientCpuSeconds * 1e6 / requests,
+          failures == 0 ? "0 failed" : failures + " failed " + statuses);
     }
   }
 
@@ -75,14 +77,17 @@ public final class ClosedLoop {
     List<Future<Connection>> running = new ArrayList<>();
     List<HttpClientAgent> clients = new ArrayList<>();
     MachineState[] machine = new MachineState[1];
-    double[] cpu = {Double.NaN, Double.NaN};
+    double[] cpu = {Double.NaN, Double.NaN, Double.NaN, Double.NaN};
+    long self = ProcessHandle.current().pid();
     Thread marker = new Thread(() -> {
       // the machine's state and the server's CPU time over the measured window only
       sleepUntil(measureFrom);
       machine[0] = MachineState.begin();
       cpu[0] = serverPid > 0 ? ProcessCpu.seconds(serverPid).orElse(Double.NaN) : Double.NaN;
+      cpu[2] = ProcessCpu.seconds(self).orElse(Double.NaN);
       sleepUntil(measureTo);
       cpu[1] = serverPid > 0 ? ProcessCpu.seconds(serverPid).orElse(Double.NaN) : Double.NaN;
+      cpu[3] = ProcessCpu.seconds(self).orElse(Double.NaN);
     });
     marker.start();
     for (int l = 0; l < lanes.size(); l++) {
@@ -128,7 +133,8 @@ public final class ClosedLoop {
     for (HttpClientAgent client : clients) {
       client.close().await();
     }
-    return new Result(requests, failures, (measureTo - measureFrom) / 1e9, latency, statuses, state, cpu[1] - cpu[0]);
+    return new Result(requests, failures, (measureTo - measureFrom) / 1e9, latency, statuses, state, cpu[1] - cpu[0],
+        cpu[3] - cpu[2]);
   }
 
   private static void sleepUntil(long nanoTime) {

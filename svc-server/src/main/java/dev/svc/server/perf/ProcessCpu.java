@@ -3,7 +3,10 @@ package dev.svc.server.perf;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.stream.Stream;
 
 /**
  * The CPU time a process has used (user + system, all its threads), from {@code /proc/<pid>/stat}.
@@ -39,5 +42,60 @@ public final class ProcessCpu {
       return OptionalDouble.empty();
     }
     return OptionalDouble.of((Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / TICKS_PER_SECOND);
+  }
+
+  /**
+   * The process's CPU seconds so far by kind of thread (from each thread's name in
+   * {@code /proc/<pid>/task/<tid>/comm}): the JIT compilers, the garbage collector, the main thread,
+   * Vert.x's event loops and workers, and the rest.
+   */
+  public static Map<String, Double> byThreadKind(long pid) {
+    Map<String, Double> kinds = new LinkedHashMap<>();
+    for (String kind : new String[] {"JIT", "GC", "main", "event loops", "workers", "other"}) {
+      kinds.put(kind, 0.0);
+    }
+    try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path task : tasks.toList()) {
+        try {
+          String name = Files.readString(task.resolve("comm")).trim();
+          double seconds = parseSeconds(Files.readString(task.resolve("stat"))).orElse(0);
+          kinds.merge(threadKind(name), seconds, Double::sum);
+        } catch (IOException threadEnded) {
+          // a thread that ended meanwhile: its time is no longer listed per thread
+        }
+      }
+    } catch (IOException e) {
+      return Map.of();
+    }
+    return kinds;
+  }
+
+  /** The kind of a thread from its (15-character) Linux name. */
+  static String threadKind(String name) {
+    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+      return "JIT";
+    }
+    if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("ZWorker") || name.startsWith("ZDriver")
+        || name.startsWith("VM Thread")) {
+      return "GC";
+    }
+    if (name.equals("java")) {
+      return "main";
+    }
+    if (name.startsWith("vert.x-eventloo") || name.startsWith("vert.x-acceptor")) {
+      return "event loops";
+    }
+    if (name.startsWith("vert.x-worker") || name.startsWith("vert.x-internal")) {
+      return "workers";
+    }
+    return "other";
+  }
+
+  /** "JIT 4.1 s, GC 0.4 s, main 1.1 s, …". */
+  public static String describe(Map<String, Double> kinds) {
+    StringBuilder text = new StringBuilder();
+    kinds.forEach((kind, seconds) -> text.append(text.length() == 0 ? "" : ", ")
+        .append(String.format(java.util.Locale.ROOT, "%s %.1f s", kind, seconds)));
+    return text.toString();
   }
 }

@@ -55,9 +55,12 @@ public final class StartBenchmark {
         double t1;
         double cpu1;
         double cpu2;
+        String threads1;
+        String threads2;
         try (ServerProcess server = ServerProcess.start(home, true)) {
           t1 = server.awaitHealthy(Duration.ofSeconds(60)).toNanos() / 1e9;
           cpu1 = ProcessCpu.seconds(server.pid()).orElse(Double.NaN);
+          threads1 = ProcessCpu.describe(ProcessCpu.byThreadKind(server.pid()));
           rssFirst = idleRssMib(server, idle);
         }
         double t2;
@@ -66,6 +69,7 @@ public final class StartBenchmark {
         try (ServerProcess server = ServerProcess.start(home, true)) {
           t2 = server.awaitHealthy(Duration.ofSeconds(60)).toNanos() / 1e9;
           cpu2 = ProcessCpu.seconds(server.pid()).orElse(Double.NaN);
+          threads2 = ProcessCpu.describe(ProcessCpu.byThreadKind(server.pid()));
           rssSecond = idleRssMib(server, idle);
           rssLoaded = loadedRssMib(vertx, server, agentCount, connections, loadSeconds);
         }
@@ -79,6 +83,8 @@ public final class StartBenchmark {
         cpuSecond.add(cpu2);
         System.out.printf(Locale.ROOT, "  %2d   %5.2f s (CPU %4.1f s), %4.0f MiB     %5.2f s (CPU %4.1f s), %4.0f MiB,"
             + " %4.0f MiB   %s%n", r, t1, cpu1, rssFirst, t2, cpu2, rssSecond, rssLoaded, machine.since());
+        System.out.println("        CPU to healthy by thread, fresh HOME: " + threads1);
+        System.out.println("                              existing HOME: " + threads2);
       }
       System.out.printf(Locale.ROOT, "  range: start to healthy %s s on a fresh HOME, %s s on an existing one"
           + " (target ≤ 3 s)%n", HeartbeatBenchmark.range(first, d -> d, "%.2f"),

@@ -21,6 +21,9 @@ class ParsingTest {
     String stat = "4242 (java (svc) web) S 1 4242 4242 0 -1 4194560 1000 0 0 0 250 75 0 0 20 0 40 0 100 0 0";
     assertThat(ProcessCpu.parseSeconds(stat)).hasValue(3.25);
     assertThat(ProcessCpu.seconds(ProcessHandle.current().pid())).isPresent();
+    assertThat(ProcessCpu.threadKind("C2 CompilerThre")).isEqualTo("JIT");
+    assertThat(ProcessCpu.threadKind("vert.x-eventloo")).isEqualTo("event loops");
+    assertThat(ProcessCpu.byThreadKind(ProcessHandle.current().pid())).containsKeys("JIT", "main", "other");
   }
 
   @Test
