@@ -150,8 +150,12 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
-  /** Deletes a HOME and everything under it. */
+  /** Deletes a HOME and everything under it; keeps it, and says where, when SVC_BENCH_KEEP_HOME is set (to read its server.log). */
   public static void delete(Path dir) throws IOException {
+    if (System.getenv("SVC_BENCH_KEEP_HOME") != null) {
+      System.out.println("kept " + dir + " (SVC_BENCH_KEEP_HOME)");
+      return;
+    }
     try (Stream<Path> paths = Files.walk(dir)) {
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);

@@ -329,7 +329,8 @@ public final class SseBenchmark {
         return;
       }
       reconnects++;
-      dropReasons.merge(why, 1, Integer::sum);
+      dropReasons.merge((connected.future().isComplete() ? "while streaming: " : "while connecting: ") + why, 1,
+          Integer::sum);
       if (reconnects > 100) {
         connected.tryFail("stream keeps failing: " + why);
         ended.tryFail("stream keeps failing: " + why);
