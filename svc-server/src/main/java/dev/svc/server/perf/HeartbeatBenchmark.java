@@ -16,7 +16,7 @@ import java.util.function.ToDoubleFunction;
  * mutual TLS, each agent presenting the certificate the server issued it. Each route is measured
  * {@code --repeats} times, alternating, after a warm-up; the server's RSS is sampled throughout.
  * Prints figures; asserts nothing. Usage: scripts/bench-server heartbeat [--agents 4]
- * [--connections 32] [--seconds 5] [--repeats 3] [--warmup 3] [--only plain|mtls].
+ * [--connections 32] [--seconds 5] [--repeats 3] [--warmup 10] [--only plain|mtls].
  */
 public final class HeartbeatBenchmark {
 
@@ -29,7 +29,7 @@ public final class HeartbeatBenchmark {
     int connections = args.integer("connections", 32);
     int seconds = args.integer("seconds", 5);
     int repeats = args.integer("repeats", 3);
-    int warmup = args.integer("warmup", 3);
+    int warmup = args.integer("warmup", 10);
     String only = args.string("only", "both");
     System.out.println("Heartbeats/s beside GET /api/v1/health on the same server (issue 17, benchmark 1)");
     System.out.printf("%d agents, %d kept-alive connections, %d × %d s per route after %d s of warm-up each%n",
