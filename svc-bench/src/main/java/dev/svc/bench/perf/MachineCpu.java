@@ -11,16 +11,16 @@ import oshi.hardware.CentralProcessor.TickType;
  * little the client itself does. The benchmark prints both beside its latency figures so that a
  * run on a disturbed machine can be told from a slow client.
  */
-record MachineCpu(long[] ticks) {
+public record MachineCpu(long[] ticks) {
 
   private static final CentralProcessor PROCESSOR = new oshi.SystemInfo().getHardware().getProcessor();
 
-  static MachineCpu now() {
+  public static MachineCpu now() {
     return new MachineCpu(PROCESSOR.getSystemCpuLoadTicks());
   }
 
   /** Idle and stolen shares of the machine's CPU time from {@code before} to this reading, for a report line. */
-  String since(MachineCpu before) {
+  public String since(MachineCpu before) {
     long total = 0;
     for (int i = 0; i < ticks.length; i++) {
       total += ticks[i] - before.ticks[i];
