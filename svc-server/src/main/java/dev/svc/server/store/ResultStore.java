@@ -130,10 +130,16 @@ public final class ResultStore {
     }
   }
 
-  /** The distinct values of a column among live results, sorted, at most {@code limit}. */
+  /**
+   * The distinct values of a column among live results, sorted, at most {@code limit}. Each value is
+   * the smallest one above the one before, one seek in the column's index each ({@code DISTINCT}
+   * walked every entry of the index: 100,000 results, three facets, every results page).
+   */
   public Future<List<String>> distinct(Facet facet, int limit) {
-    String sql = "SELECT DISTINCT " + facet.column + " AS v FROM results WHERE" + LIVE + " AND " + facet.column
-        + " IS NOT NULL ORDER BY v LIMIT ?";
+    String c = facet.column;
+    String sql = "WITH RECURSIVE f(v) AS (SELECT MIN(" + c + ") FROM results WHERE" + LIVE + " AND " + c + " IS NOT NULL"
+        + " UNION ALL SELECT (SELECT MIN(" + c + ") FROM results WHERE" + LIVE + " AND " + c + " > f.v) FROM f"
+        + " WHERE f.v IS NOT NULL) SELECT v FROM f WHERE v IS NOT NULL LIMIT ?";
     return Sql.rows(pool, sql, Tuple.of(limit)).map(rows -> rows.stream().map(r -> r.getString("v")).toList());
   }
 

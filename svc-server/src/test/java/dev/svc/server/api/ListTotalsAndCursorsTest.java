@@ -328,6 +328,38 @@ class ListTotalsAndCursorsTest {
     assertThat(second).contains("node-100", "rel=\"prev\" href=\"/agents?page=1\"", "‹ Previous");
   }
 
+  @Test
+  void theResultsPageSuggestsEachLiveValueOnceAndTheAgentsThatHaveResults() {
+    TestServer server = servers.start();
+    String now = dev.svc.core.Timestamps.now();
+    for (String[] agent : new String[][] {{hex(3, 1), "has-results"}, {hex(3, 2), "no-results"},
+        {hex(3, 3), "only-deleted"}}) {
+      sql(server, "INSERT INTO agents (id, name, status, is_test_agent, registered_at) VALUES (?, ?, 'offline', 0, ?)",
+          agent[0], agent[1], now);
+    }
+    String[][] rows = {{"m-b", "vllm", hex(3, 1), null}, {"m-a", "tgi", hex(3, 1), null}, {"m-b", "vllm", null, null},
+        {"m-gone", "ollama", hex(3, 3), "2026-02-01T00:00:00.000Z"}};
+    for (int i = 0; i < rows.length; i++) {
+      JsonObject doc = MetricsFiles.current(rows[i][0], now);
+      sql(server, "INSERT INTO results (id, model, engine, suite_name, timestamp, passed, data, summary, agent_id,"
+          + " created_at, deleted_at) VALUES (?, ?, ?, 'quick', ?, 1, ?, ?, ?, ?, ?)", hex(2, i), rows[i][0], rows[i][1],
+          now, doc.encode(), dev.svc.server.results.ResultSummary.of(doc).encode(), rows[i][2], now, rows[i][3]);
+    }
+    String html = server.get("/results").bodyAsString();
+    assertThat(datalist(html, "result-models")).containsExactly("m-a", "m-b");
+    assertThat(datalist(html, "result-engines")).containsExactly("tgi", "vllm");
+    assertThat(datalist(html, "result-suites")).containsExactly("quick");
+    assertThat(html).contains("<option value=\"" + hex(3, 1) + "\">has-results</option>")
+        .doesNotContain("no-results", "only-deleted");
+  }
+
+  private static List<String> datalist(String html, String id) {
+    Matcher list = Pattern.compile("<datalist id=\"" + id + "\">(.*?)</datalist>").matcher(html);
+    assertThat(list.find()).as(id).isTrue();
+    return Pattern.compile("<option value=\"([^\"]*)\">").matcher(list.group(1)).results().map(m -> m.group(1))
+        .toList();
+  }
+
   // --- the upgrade ---
 
   @Test
