@@ -48,6 +48,31 @@ public final class Http {
     this.client = builder.build();
   }
 
+  /** A client that presents {@code identity} (a client certificate and its key) and trusts the CA at {@code caPem}. */
+  public static Http withClientCertificate(URI base, String token, Path caPem, dev.svc.core.tls.IssuedKeyPair identity) {
+    try {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(null, null);
+      char[] password = "unused".toCharArray();
+      keys.setKeyEntry("agent", dev.svc.core.tls.Pem.parsePrivateKey(identity.privateKeyPem()), password,
+          new java.security.cert.Certificate[] {dev.svc.core.tls.Pem.parseCertificate(identity.certificatePem())});
+      javax.net.ssl.KeyManagerFactory keyManagers =
+          javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+      keyManagers.init(keys, password);
+      KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+      trusted.load(null, null);
+      trusted.setCertificateEntry("ca", dev.svc.core.tls.Pem.readCertificate(caPem));
+      TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(trusted);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(keyManagers.getKeyManagers(), trust.getTrustManagers(), new SecureRandom());
+      return new Http(base, token, null,
+          HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).sslContext(context).build());
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot present the certificate of " + identity.fingerprint(), e);
+    }
+  }
+
   public Http withToken(String otherToken) {
     return new Http(base, otherToken, null, client);
   }

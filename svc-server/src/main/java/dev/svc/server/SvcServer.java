@@ -30,6 +30,7 @@ import dev.svc.server.simulator.TestAgentSimulator;
 import dev.svc.server.tests.TestTransitions;
 import dev.svc.server.results.ResultRecorder;
 import dev.svc.server.store.EventStore;
+import dev.svc.server.store.LiveFleet;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.ResultStore;
 import dev.svc.server.store.RetentionStore;
@@ -62,9 +63,13 @@ public final class SvcServer {
   /** A started server. */
   public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database,
       EventLog events, List<String> routes) {
-    /** Closing Vert.x closes the HTTP servers and the database pool with it. */
+    /**
+     * Stops every verticle first, while the database pool is still open (the dispatcher writes the
+     * heartbeats it still holds), then closes Vert.x, the HTTP servers and the pool with it.
+     */
     public Future<Void> close() {
-      return vertx.close();
+      List<Future<Void>> undeployed = vertx.deploymentIDs().stream().map(vertx::undeploy).toList();
+      return Future.join(undeployed).transform(ar -> vertx.close());
     }
   }
 
@@ -162,12 +167,13 @@ public final class SvcServer {
         EventStore eventStore = new EventStore(db.pool());
         EventLog events = new EventLog(vertx, db.pool(), eventStore);
         QuickTestStore tests = new QuickTestStore(db.pool());
-        CommandStore commands = new CommandStore(db.pool());
+        LiveFleet fleet = new LiveFleet();
+        CommandStore commands = new CommandStore(db.pool(), fleet);
         ResultStore results = new ResultStore(db.pool());
-        ApiContext api = new ApiContext(vertx, new AgentStore(db.pool()), tests, results, new CampaignStore(db.pool()),
+        ApiContext api = new ApiContext(vertx, new AgentStore(db.pool(), fleet), tests, results, new CampaignStore(db.pool()),
             commands, settingsStore, events, eventStore, settings, engines, guard, clientCa, tls != null,
             tls == null ? null : tls.pinnableFingerprint(),
-            db.schemaVersion(), config.timings(), new TestTransitions(tests, commands, events, vertx.eventBus()),
+            db.schemaVersion(), config.timings(), new TestTransitions(tests, commands, events, vertx.eventBus(), fleet),
             new ResultRecorder(results, tests));
         ResultsIndexer indexer = new ResultsIndexer(vertx, api.results(), config.home().results());
         Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
@@ -177,7 +183,8 @@ public final class SvcServer {
           DashboardRoutes.mount(router, api, config.debug());
           return router;
         };
-        return settings.get(GlobalSettings.RESULTS_DIR)
+        return fleet.load(db.pool())
+            .compose(v -> settings.get(GlobalSettings.RESULTS_DIR))
             .compose(dir -> indexer.index(SvcHome.expand(dir)))
             .compose(v -> vertx.deployVerticle(new EventLogVerticle(events)))
             .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(api.agents(), api.tests(), api.commands(),

@@ -8,6 +8,9 @@ import java.security.PrivateKey;
 import java.security.ProviderException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -33,6 +36,17 @@ public final class CertificateAuthority {
   private final LeafIssuer issuer;
   private final Path caFile;
   private final boolean created;
+
+  /** How many verified certificates {@link #issued} remembers: more than the agents of a large fleet. */
+  static final int VERIFIED_KEPT = 200_000;
+
+  private final Map<X509Certificate, Boolean> verified = Collections.synchronizedMap(
+      new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<X509Certificate, Boolean> eldest) {
+          return size() > VERIFIED_KEPT;
+        }
+      });
 
   private CertificateAuthority(X509Certificate certificate, PrivateKey key, Path caFile, boolean created) {
     this.certificate = certificate;
@@ -120,19 +134,27 @@ public final class CertificateAuthority {
     return issuer != null;
   }
 
-  /** True when the certificate was signed by this CA and is valid now. */
+  /**
+   * True when the certificate was signed by this CA and is valid now. A signature once verified is
+   * remembered (the latest {@link #VERIFIED_KEPT} certificates): every heartbeat of every agent
+   * presents its certificate, and an EC verification costs more than the rest of a heartbeat.
+   */
   public boolean issued(X509Certificate candidate) {
     if (candidate == null || !candidate.getIssuerX500Principal().equals(certificate.getSubjectX500Principal())) {
       return false;
     }
     try {
-      candidate.verify(certificate.getPublicKey());
+      if (!verified.containsKey(candidate)) {
+        candidate.verify(certificate.getPublicKey());
+        verified.put(candidate, Boolean.TRUE);
+      }
       candidate.checkValidity();
       return true;
     } catch (GeneralSecurityException | ProviderException e) {
       return false;
     }
   }
+
 
   /**
    * {@code certsDir/server.pem} + {@code server-key.pem}: kept when issued by this CA, valid for longer than

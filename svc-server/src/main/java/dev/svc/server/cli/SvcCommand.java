@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 /** The `svc` command line. */
 @Command(name = "svc", mixinStandardHelpOptions = true, versionProvider = SvcCommand.Version.class,
     description = "Runs and records benchmarks of LLM inference engines.",
-    subcommands = {WebCommand.class, RunCommand.class, CertsCommand.class, EnginesCommand.class})
+    subcommands = {WebCommand.class, RunCommand.class, CertsCommand.class, EnginesCommand.class, FleetCommand.class})
 public final class SvcCommand implements Runnable {
 
   @CommandLine.Spec

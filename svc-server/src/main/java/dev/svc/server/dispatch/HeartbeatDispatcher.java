@@ -13,6 +13,7 @@ import dev.svc.server.events.EventLog.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CommandStore;
+import dev.svc.server.store.LiveFleet;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.tests.TestTransitions;
 import io.vertx.core.Future;
@@ -23,35 +24,48 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Heartbeats and dispatch (protocol.md 2.2): stores each heartbeat's metrics, answers with pending
- * commands and at most one test per agent under a lease; a periodic timer requeues tests whose
- * lease expired (failing them after 3 attempts), marks silent agents offline and fails the running
- * test of an agent that stayed lost longer than the lease. Test agents are never stale.
+ * Heartbeats and dispatch (protocol.md 2.2): keeps each heartbeat, answers with pending commands
+ * and at most one test per agent under a lease; a periodic timer requeues tests whose lease expired
+ * (failing them after 3 attempts), marks silent agents offline and fails the running test of an
+ * agent that stayed lost longer than the lease. Test agents are never stale.
+ *
+ * <p>A heartbeat reads only memory ({@link LiveFleet}) unless there is something to do: a change
+ * of status or task (written at once, with its {@code agent_status} event), commands to deliver,
+ * queued work to dispatch (a transaction with its lease), or a task to check. The rest (liveness,
+ * the drift of metrics) is written behind every {@link #WRITE_BEHIND_MS} in one batch, and when
+ * the verticle stops; a crash loses at most that much of it, never a test, command, lease or result.
  */
 public final class HeartbeatDispatcher extends VerticleBase {
 
   static final int MAX_ATTEMPTS = 3;
   static final String NOT_STARTED = "Agent did not start the test";
   static final String AGENT_LOST = "Agent lost";
+  /** How often heartbeats kept in memory are written. */
+  static final long WRITE_BEHIND_MS = 2_000;
 
   private static final Logger LOG = LoggerFactory.getLogger(HeartbeatDispatcher.class);
 
   private final AgentStore agents;
+  private final LiveFleet fleet;
   private final QuickTestStore tests;
   private final CommandStore commands;
   private final EventLog events;
   private final TestTransitions transitions;
   private final Timings timings;
   private long timer = -1;
+  private long writeTimer = -1;
   private boolean sweeping;
+  private Future<Void> writing = Future.succeededFuture();
 
   public HeartbeatDispatcher(AgentStore agents, QuickTestStore tests, CommandStore commands, EventLog events,
       TestTransitions transitions, Timings timings) {
     this.agents = agents;
+    this.fleet = agents.fleet();
     this.tests = tests;
     this.commands = commands;
     this.events = events;
@@ -62,13 +76,29 @@ public final class HeartbeatDispatcher extends VerticleBase {
   @Override
   public Future<?> start() {
     timer = vertx.setPeriodic(timings.sweepMs(), id -> sweep());
+    writeTimer = vertx.setPeriodic(WRITE_BEHIND_MS, id -> writeBehind());
     return vertx.eventBus().<JsonObject>consumer(EventAddresses.AGENT_HEARTBEAT, this::heartbeat).completion();
   }
 
+  /** Writes what is still in memory, so that a clean stop loses no heartbeat. */
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(timer);
-    return Future.succeededFuture();
+    vertx.cancelTimer(writeTimer);
+    return writing.transform(ar -> writeBehind());
+  }
+
+  /** One batch of the heartbeats kept in memory; one at a time, put back when the write fails. */
+  private Future<Void> writeBehind() {
+    if (!writing.isComplete()) {
+      return writing;
+    }
+    Map<String, LiveFleet.Beat> batch = fleet.takeUnwritten();
+    writing = agents.writeBeats(batch).onFailure(err -> {
+      LOG.warn("Writing {} heartbeats failed; retrying with the next batch", batch.size(), err);
+      fleet.notWritten(batch.keySet());
+    });
+    return writing;
   }
 
   // --- heartbeats ---
@@ -77,16 +107,21 @@ public final class HeartbeatDispatcher extends VerticleBase {
     String agentId = message.body().getString("agent_id");
     JsonObject metrics = message.body().getJsonObject("metrics");
     JsonArray acks = message.body().getJsonArray("acked_command_ids");
-    agents.byId(agentId).compose(found -> {
-      JsonObject agent = found.orElseThrow(() -> new IllegalStateException("Agent " + agentId + " vanished"));
-      return store(agent, metrics)
-          .compose(v -> agents.settings(agentId))
-          .compose(settings -> commandsFor(agentId, metrics.getString("current_task"),
+    Instant at = Instant.now();
+    Future<JsonObject> reply;
+    try {
+      LiveFleet.Agent agent = fleet.liveByIdOrName(agentId)
+          .orElseThrow(() -> new IllegalStateException("Agent " + agentId + " vanished"));
+      Map<String, String> settings = fleet.settings(agentId);
+      reply = store(agent, metrics, at)
+          .compose(v -> commandsFor(agentId, metrics.getString("current_task"),
               acks == null ? null : acks.stream().map(String::valueOf).toList(),
-              AgentSettings.heartbeatIntervalS(settings))
-              .map(list -> new JsonObject().put("commands", list)
-                  .put("settings", new JsonObject(new LinkedHashMap<>(settings)))));
-    }).onComplete(ar -> {
+              AgentSettings.heartbeatIntervalS(settings)))
+          .map(list -> new JsonObject().put("commands", list).put("settings", new JsonObject(new LinkedHashMap<>(settings))));
+    } catch (RuntimeException e) {
+      reply = Future.failedFuture(e);
+    }
+    reply.onComplete(ar -> {
       if (ar.succeeded()) {
         message.reply(ar.result());
       } else {
@@ -96,19 +131,26 @@ public final class HeartbeatDispatcher extends VerticleBase {
     });
   }
 
-  /** Stores the heartbeat's metrics; when anything changed, with its agent_status event in the same transaction. */
-  private Future<Void> store(JsonObject agent, JsonObject metrics) {
-    String agentId = agent.getString("id");
-    if (!changed(agent, metrics)) {
-      return agents.heartbeat(agentId, metrics);
+  /**
+   * Keeps the heartbeat; when anything changed, writes it at once with its agent_status event in
+   * one transaction, otherwise leaves it to the next batch.
+   */
+  private Future<Void> store(LiveFleet.Agent agent, JsonObject metrics, Instant at) {
+    String agentId = agent.id();
+    JsonObject before = fleet.beat(agentId).map(b -> b.metrics().copy()).orElseGet(JsonObject::new)
+        .put("status", agent.status());
+    if (!changed(before, metrics)) {
+      fleet.unwritten(agentId, metrics, at);
+      return Future.succeededFuture();
     }
-    return events.write(conn -> agents.heartbeat(conn, agentId, metrics).map(v -> Written.of((Void) null,
-        agentStatus(agentId, agent.getString("name"), metrics.getString("status"), metrics))));
+    return events.write(conn -> agents.heartbeat(conn, agentId, metrics, at).map(v -> Written.of((Void) null,
+        agentStatus(agentId, agent.name(), metrics.getString("status"), metrics))))
+        .onSuccess(v -> fleet.written(agentId, metrics, at));
   }
 
   private Future<JsonArray> commandsFor(String agentId, String currentTask, List<String> acks, int intervalS) {
     JsonArray out = new JsonArray();
-    return commands.deliver(agentId, acks).compose(pending -> {
+    return deliverCommands(agentId, acks).compose(pending -> {
       for (JsonObject c : pending) {
         JsonObject payload = c.getString("payload") == null ? new JsonObject() : new JsonObject(c.getString("payload"));
         JsonObject command = new JsonObject().put("command_id", c.getString("id")).put("type", c.getString("type"))
@@ -119,8 +161,33 @@ public final class HeartbeatDispatcher extends VerticleBase {
         out.add(command);
       }
       return stopStaleTask(agentId, currentTask, out);
-    }).compose(v -> tests.hasActiveTest(agentId))
-        .compose(busy -> busy ? Future.succeededFuture(out) : dispatchOldest(agentId, intervalS, out));
+    }).compose(v -> dispatchQueued(agentId, intervalS, out));
+  }
+
+  /**
+   * The agent's unacknowledged commands, its acknowledgements recorded first; only when some
+   * command may be unacknowledged (none is, once a delivery found none and none was stored since).
+   */
+  private Future<List<JsonObject>> deliverCommands(String agentId, List<String> acks) {
+    if (!fleet.mayHaveCommands(agentId)) {
+      return Future.succeededFuture(List.of());
+    }
+    long version = fleet.commandsVersion(agentId);
+    return commands.deliver(agentId, acks).onSuccess(pending -> {
+      if (pending.isEmpty()) {
+        fleet.noCommands(agentId, version);
+      }
+    });
+  }
+
+  /** Dispatches the oldest queued test when the agent may have one and holds no active test. */
+  private Future<JsonArray> dispatchQueued(String agentId, int intervalS, JsonArray out) {
+    if (!fleet.mayHaveWork(agentId)) {
+      return Future.succeededFuture(out);
+    }
+    long version = fleet.workVersion(agentId);
+    return tests.hasActiveTest(agentId)
+        .compose(busy -> busy ? Future.succeededFuture(out) : dispatchOldest(agentId, intervalS, version, out));
   }
 
   /**
@@ -149,9 +216,10 @@ public final class HeartbeatDispatcher extends VerticleBase {
         .put("payload", new JsonObject().put("test_id", testId));
   }
 
-  private Future<JsonArray> dispatchOldest(String agentId, int intervalS, JsonArray out) {
+  private Future<JsonArray> dispatchOldest(String agentId, int intervalS, long workVersion, JsonArray out) {
     return tests.oldestQueued(agentId).compose(next -> {
       if (next.isEmpty()) {
+        fleet.noWork(agentId, workVersion);
         return Future.succeededFuture(out);
       }
       JsonObject test = next.get();
@@ -210,7 +278,8 @@ public final class HeartbeatDispatcher extends VerticleBase {
           }
           return events.write(conn -> agents.moveStatus(conn, agent.getString("id"), agent.getString("status"),
               AgentStatus.OFFLINE.wireName()).map(moved -> moved ? Written.of((Void) null, agentStatus(agent.getString("id"),
-                  agent.getString("name"), AgentStatus.OFFLINE.wireName(), new JsonObject())) : Written.of((Void) null)));
+                  agent.getString("name"), AgentStatus.OFFLINE.wireName(), new JsonObject())) : Written.of((Void) null)))
+              .compose(v -> agents.refresh(agent.getString("id")));
         })));
   }
 
@@ -229,9 +298,10 @@ public final class HeartbeatDispatcher extends VerticleBase {
         })));
   }
 
-  private static boolean silentFor(JsonObject agent, long ms) {
-    return Timestamps.parse(agent.getString("last_heartbeat_at"))
-        .map(last -> last.plusMillis(ms).isBefore(Instant.now())).orElse(true);
+  /** Silent for {@code ms}, counting heartbeats not written yet, and never since before this server started. */
+  private boolean silentFor(JsonObject agent, long ms) {
+    return fleet.lastHeard(agent.getString("id"), agent.getString("last_heartbeat_at")).plusMillis(ms)
+        .isBefore(Instant.now());
   }
 
   // --- helpers ---

@@ -10,6 +10,7 @@ import dev.svc.core.events.EventType;
 import dev.svc.core.tls.IssuedCertificate;
 import dev.svc.server.events.EventLog.Event;
 import dev.svc.server.events.EventLog.Written;
+import dev.svc.server.store.LiveFleet;
 import dev.svc.server.store.Sql;
 import dev.svc.server.tests.TestTransitions;
 import io.vertx.core.Future;
@@ -264,26 +265,26 @@ final class AgentRoutes {
     if (acks != null && (acks.size() > MAX_ACKS || acks.stream().anyMatch(a -> a.length() > 64))) {
       throw ApiError.badRequest("Field 'acked_command_ids' must list at most " + MAX_ACKS + " command ids");
     }
+    // the agent comes from memory (LiveFleet): a heartbeat that changes nothing never waits on the database
     String idOrName = ctx.pathParam("id");
-    return api.agents().byIdOrName(idOrName).compose(found -> {
-      JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + idOrName + "' not found; register again"));
-      api.guard().agent(ctx, agent);
-      if (Flags.isTrue(agent.getValue("is_test_agent"))) {
-        throw ApiError.conflict("'" + agent.getString("name") + "' is a test agent, simulated by this server;"
-            + " it takes no heartbeats");
-      }
-      if (api.mutualTls()) {
-        ClientCertificates.requireFor(ctx, api.ca(), api.guard(), agent.getString("name"));
-      }
-      String id = agent.getString("id");
-      JsonObject request = new JsonObject().put("agent_id", id).put("metrics", metrics);
-      if (acks != null) {
-        request.put("acked_command_ids", new JsonArray(List.copyOf(acks)));
-      }
-      return api.vertx().eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT, request).map(reply -> {
-            Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).mergeIn(reply.body()));
-            return null;
-          });
+    LiveFleet.Agent agent = api.agents().fleet().liveByIdOrName(idOrName)
+        .orElseThrow(() -> ApiError.notFound("Agent '" + idOrName + "' not found; register again"));
+    api.guard().agentWithTokenHash(ctx, agent.tokenHash());
+    if (agent.testAgent()) {
+      throw ApiError.conflict("'" + agent.name() + "' is a test agent, simulated by this server;"
+          + " it takes no heartbeats");
+    }
+    if (api.mutualTls()) {
+      ClientCertificates.requireFor(ctx, api.ca(), api.guard(), agent.name());
+    }
+    String id = agent.id();
+    JsonObject request = new JsonObject().put("agent_id", id).put("metrics", metrics);
+    if (acks != null) {
+      request.put("acked_command_ids", new JsonArray(List.copyOf(acks)));
+    }
+    return api.vertx().eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT, request).map(reply -> {
+      Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).mergeIn(reply.body()));
+      return null;
     });
   }
 
@@ -418,7 +419,7 @@ final class AgentRoutes {
             .put("name", agent.getString("name")).put("status", "deleted")));
         return Written.of(true, out);
       });
-    }))).map(deleted -> {
+    }))).compose(deleted -> deleted ? api.agents().refresh(id).map(true) : Future.succeededFuture(false)).map(deleted -> {
       if (!deleted) {
         throw ApiError.notFound("Agent '" + id + "' not found");
       }

@@ -124,8 +124,12 @@ public final class Guard {
    * without a global token) no token for an agent that has none bound.
    */
   public void agent(RoutingContext ctx, JsonObject agent) {
+    agentWithTokenHash(ctx, agent == null ? null : agent.getString("token_hash"));
+  }
+
+  /** {@link #agent} for an agent whose token hash is {@code hash} (null: none bound). */
+  public void agentWithTokenHash(RoutingContext ctx, String hash) {
     String bearer = bearer(ctx);
-    String hash = agent == null ? null : agent.getString("token_hash");
     if (bearer != null) {
       if (isGlobalToken(bearer) || Tokens.matchesHash(bearer, hash)) {
         return;

@@ -9,12 +9,12 @@ import java.util.random.RandomGenerator;
 
 /**
  * What one simulated run will print and report, decided up front so the log quotes the same figures
- * as the result.
+ * as the result (test agents here, and the virtual agents of {@code svc fleet simulate}).
  *
  * @param lines the log lines, in order
  * @param document the run's metrics.json
  */
-record SimulationPlan(List<String> lines, JsonObject document) {
+public record SimulationPlan(List<String> lines, JsonObject document) {
 
   /**
    * @param test the quick-test row
@@ -23,8 +23,8 @@ record SimulationPlan(List<String> lines, JsonObject document) {
    * @param seed recorded as the load's seed; the random generator is expected to be seeded with it
    * @param started when the run starts
    */
-  static SimulationPlan create(JsonObject test, JsonObject agent, EngineSpec engine, int seed, RandomGenerator random,
-      Instant started) {
+  public static SimulationPlan create(JsonObject test, JsonObject agent, EngineSpec engine, int seed,
+      RandomGenerator random, Instant started) {
     SimulatedHost host = SimulatedHost.of(agent);
     BenchmarkProfile profile = BenchmarkProfile.of(test.getString("benchmark_name"));
     double billions = ModelSize.billions(test.getString("model_path"));

@@ -7,12 +7,18 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Agents, their tokens, heartbeat metrics and per-agent settings. Deleted agents are kept for history. */
+/**
+ * Agents, their tokens, heartbeat metrics and per-agent settings. Deleted agents are kept for history.
+ * Every write here updates the {@link LiveFleet} once it is stored; a write made in a caller's
+ * transaction ({@link #delete}, {@link #moveStatus}) is followed by {@link #refresh} after the commit.
+ * Rows read here carry the latest heartbeat, written or not.
+ */
 public final class AgentStore {
 
   private static final String LIVE = " deleted_at IS NULL ";
@@ -21,8 +27,6 @@ public final class AgentStore {
   private static final String BY_NAME = "SELECT * FROM agents WHERE name = ? AND" + LIVE + "ORDER BY registered_at LIMIT 1";
   private static final String DELETED_TOKEN_HASHES = "SELECT token_hash FROM agents WHERE name = ? AND deleted_at IS NOT NULL"
       + " AND token_hash IS NOT NULL";
-  private static final String BY_ANY_TOKEN_HASH = "SELECT id FROM agents WHERE token_hash = ? LIMIT 1";
-  private static final String BY_TOKEN_HASH = "SELECT id FROM agents WHERE token_hash = ? AND" + LIVE + "LIMIT 1";
   private static final String ALL = "SELECT * FROM agents WHERE" + LIVE + "ORDER BY name, id";
   private static final String INSERT = "INSERT INTO agents (id, name, hostname, port, gpu_info, gpu_count, cpu_info, cpu_arch,"
       + " ram_gb, environment_type, fingerprint, agent_version, hardware_details, capabilities, status, is_test_agent,"
@@ -44,24 +48,39 @@ public final class AgentStore {
   private static final String DELETE_SETTING = "DELETE FROM agent_settings WHERE agent_id = ? AND key = ?";
   private static final String INSERT_SETTING = "INSERT INTO agent_settings (agent_id, key, value) VALUES (?, ?, ?)";
 
-  private final Pool pool;
+  private static final String BEATS = "UPDATE agents SET gpu_utilization_pct = ?, gpu_memory_used_gb = ?,"
+      + " storage_gb_free = ?, uptime_s = ?, last_heartbeat_at = ? WHERE id = ? AND" + LIVE
+      + "AND (last_heartbeat_at IS NULL OR last_heartbeat_at < ?)";
 
-  public AgentStore(Pool pool) {
+  private final Pool pool;
+  private final LiveFleet fleet;
+
+  public AgentStore(Pool pool, LiveFleet fleet) {
     this.pool = pool;
+    this.fleet = fleet;
+  }
+
+  public LiveFleet fleet() {
+    return fleet;
+  }
+
+  /** Reads an agent into the {@link LiveFleet} again, after a write in a caller's transaction committed. */
+  public Future<Void> refresh(String id) {
+    return fleet.refresh(pool, id);
   }
 
   public Future<Optional<JsonObject>> byId(String id) {
-    return Sql.row(pool, BY_ID, Tuple.of(id));
+    return Sql.row(pool, BY_ID, Tuple.of(id)).map(found -> found.map(fleet::withLatestBeat));
   }
 
   /** Also finds deleted agents, for history views. */
   public Future<Optional<JsonObject>> byIdIncludingDeleted(String id) {
-    return Sql.row(pool, BY_ID_ANY, Tuple.of(id));
+    return Sql.row(pool, BY_ID_ANY, Tuple.of(id)).map(found -> found.map(fleet::withLatestBeat));
   }
 
   /** Whether some live agent holds the token with this hash. */
   public Future<Boolean> tokenHashExists(String hash) {
-    return Sql.row(pool, BY_TOKEN_HASH, Tuple.of(hash)).map(Optional::isPresent);
+    return Future.succeededFuture(fleet.liveTokenHash(hash));
   }
 
   /** The token hashes that deleted agents of this name held (the tokens the server issued for the name). */
@@ -75,11 +94,11 @@ public final class AgentStore {
    * may still reach registration and heartbeat, where it gets 404 and then re-registers.
    */
   public Future<Boolean> tokenHashKnown(String hash) {
-    return Sql.row(pool, BY_ANY_TOKEN_HASH, Tuple.of(hash)).map(Optional::isPresent);
+    return Future.succeededFuture(fleet.tokenHashKnown(hash));
   }
 
   public Future<Optional<JsonObject>> byName(String name) {
-    return Sql.row(pool, BY_NAME, Tuple.of(name));
+    return Sql.row(pool, BY_NAME, Tuple.of(name)).map(found -> found.map(fleet::withLatestBeat));
   }
 
   /** An agent by id, or by name when no agent has that id (the old agent's fallback). */
@@ -88,7 +107,14 @@ public final class AgentStore {
   }
 
   public Future<List<JsonObject>> all() {
-    return Sql.rows(pool, ALL, Tuple.tuple());
+    return withLatestBeats(Sql.rows(pool, ALL, Tuple.tuple()));
+  }
+
+  private Future<List<JsonObject>> withLatestBeats(Future<List<JsonObject>> rows) {
+    return rows.map(list -> {
+      list.forEach(fleet::withLatestBeat);
+      return list;
+    });
   }
 
   public Future<Void> insert(JsonObject a) {
@@ -103,7 +129,7 @@ public final class AgentStore {
         .addValue(Sql.flag(a.getBoolean("is_test_agent", false)))
         .addValue(a.getString("token_hash")).addValue(a.getString("token_prefix"))
         .addValue(now).addValue(a.getBoolean("is_test_agent", false) || "provisioned".equals(a.getString("status")) ? null : now);
-    return Sql.update(pool, INSERT, t).mapEmpty();
+    return Sql.update(pool, INSERT, t).compose(n -> refresh(a.getString("id")));
   }
 
   public Future<Void> updateRegistration(String id, JsonObject a) {
@@ -114,33 +140,53 @@ public final class AgentStore {
         .addValue(a.getString("fingerprint")).addValue(a.getString("agent_version"))
         .addValue(a.getString("hardware_details")).addValue(a.getString("capabilities"))
         .addValue(a.getString("status")).addValue(Timestamps.now()).addValue(id);
-    return Sql.update(pool, UPDATE_REGISTRATION, t).mapEmpty();
+    return Sql.update(pool, UPDATE_REGISTRATION, t).compose(n -> refresh(id));
   }
 
   public Future<Void> bindToken(String id, String hash, String prefix) {
-    return Sql.update(pool, BIND_TOKEN, Tuple.of(hash, prefix, id)).mapEmpty();
+    return Sql.update(pool, BIND_TOKEN, Tuple.of(hash, prefix, id)).compose(n -> refresh(id));
   }
 
-  public Future<Void> heartbeat(String id, JsonObject m) {
-    return heartbeat(pool, id, m);
-  }
-
-  public Future<Void> heartbeat(SqlClient client, String id, JsonObject m) {
+  /**
+   * Writes a heartbeat at once (in the caller's transaction, with its event): its status or task
+   * changed. The caller tells the {@link LiveFleet} with {@link LiveFleet#written} once committed.
+   */
+  public Future<Void> heartbeat(SqlClient client, String id, JsonObject m, Instant at) {
     Tuple t = Tuple.tuple().addValue(m.getString("status")).addValue(m.getString("current_task"))
         .addValue(m.getDouble("gpu_utilization_pct")).addValue(m.getDouble("gpu_memory_used_gb"))
         .addValue(m.getDouble("storage_gb_free")).addValue(m.getDouble("uptime_s"))
-        .addValue(Timestamps.now()).addValue(id);
+        .addValue(Timestamps.format(at)).addValue(id);
     return Sql.update(client, HEARTBEAT, t).mapEmpty();
   }
 
-  /** Real agents, not yet offline, whose last heartbeat is older than {@code cutoff}. */
-  public Future<List<JsonObject>> silentSince(String cutoff) {
-    return Sql.rows(pool, SILENT, Tuple.of(cutoff));
+  /**
+   * Writes heartbeats kept in memory, one statement for the batch in one transaction; a row already
+   * holding a later heartbeat keeps it. Status and task are not written here: they change only
+   * through {@link #heartbeat(SqlClient, String, JsonObject, Instant)}.
+   */
+  public Future<Void> writeBeats(Map<String, LiveFleet.Beat> beats) {
+    if (beats.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Tuple> batch = new java.util.ArrayList<>(beats.size());
+    beats.forEach((id, beat) -> {
+      JsonObject m = beat.metrics();
+      String at = Timestamps.format(beat.at());
+      batch.add(Tuple.tuple().addValue(m.getDouble("gpu_utilization_pct")).addValue(m.getDouble("gpu_memory_used_gb"))
+          .addValue(m.getDouble("storage_gb_free")).addValue(m.getDouble("uptime_s")).addValue(at).addValue(id)
+          .addValue(at));
+    });
+    return pool.withTransaction(conn -> conn.preparedQuery(BEATS).executeBatch(batch)).mapEmpty();
   }
 
-  /** Real agents marked offline whose last heartbeat is older than {@code cutoff}. */
+  /** Real agents, not yet offline, whose last written heartbeat is older than {@code cutoff}. */
+  public Future<List<JsonObject>> silentSince(String cutoff) {
+    return withLatestBeats(Sql.rows(pool, SILENT, Tuple.of(cutoff)));
+  }
+
+  /** Real agents marked offline whose last written heartbeat is older than {@code cutoff}. */
   public Future<List<JsonObject>> offlineSince(String cutoff) {
-    return Sql.rows(pool, OFFLINE, Tuple.of(cutoff));
+    return withLatestBeats(Sql.rows(pool, OFFLINE, Tuple.of(cutoff)));
   }
 
   /** Compare-and-set of an agent's status; false when it changed meanwhile. */
@@ -149,7 +195,7 @@ public final class AgentStore {
   }
 
   public Future<Void> patch(String id, String name, String notes, String tagsJson) {
-    return Sql.update(pool, PATCH, Tuple.of(name, notes, tagsJson, id)).mapEmpty();
+    return Sql.update(pool, PATCH, Tuple.of(name, notes, tagsJson, id)).compose(n -> refresh(id));
   }
 
   /** Marks an agent deleted (kept for history); false when there is no live agent with this id. */
@@ -157,8 +203,12 @@ public final class AgentStore {
     return Sql.update(client, DELETE, Tuple.of(Timestamps.now(), id)).map(n -> n > 0);
   }
 
-  /** Effective settings: defaults overlaid with what is stored, every key present. */
+  /** Effective settings: defaults overlaid with what is stored, every key present (from memory). */
   public Future<Map<String, String>> settings(String agentId) {
+    return Future.succeededFuture(fleet.settings(agentId));
+  }
+
+  private Future<Map<String, String>> storedSettings(String agentId) {
     return Sql.rows(pool, SETTINGS, Tuple.of(agentId)).map(rows -> {
       Map<String, String> stored = new LinkedHashMap<>();
       rows.forEach(r -> stored.put(r.getString("key"), r.getString("value")));
@@ -176,7 +226,10 @@ public final class AgentStore {
             .mapEmpty();
       }
       return chain;
-    }).compose(v -> settings(agentId));
+    }).compose(v -> storedSettings(agentId)).map(effective -> {
+      fleet.settingsStored(agentId, effective);
+      return effective;
+    });
   }
 
   // --- the dashboard's reads of the fleet (issue 17: lists at scale) ---
@@ -186,10 +239,13 @@ public final class AgentStore {
       + " gpu_count, cpu_arch FROM agents WHERE" + LIVE + "ORDER BY name, id LIMIT ? OFFSET ?";
   private static final String LIVE_COUNT = "SELECT COUNT(*) FROM agents WHERE" + LIVE;
 
-  /** A page of live agents by name, with the columns of the agents page, and how many live agents there are. */
+  /**
+   * A page of live agents by name, with the columns of the agents page (and the latest heartbeat,
+   * written or not), and how many live agents there are.
+   */
   public Future<Page> page(int limit, int offset) {
     return Sql.count(pool, LIVE_COUNT, Tuple.tuple())
-        .compose(total -> Sql.rows(pool, PAGE, Tuple.of(limit, offset)).map(rows -> new Page(rows, total)));
+        .compose(total -> withLatestBeats(Sql.rows(pool, PAGE, Tuple.of(limit, offset))).map(rows -> new Page(rows, total)));
   }
 
   /**

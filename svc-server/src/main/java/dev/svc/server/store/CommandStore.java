@@ -29,11 +29,15 @@ public final class CommandStore {
   private static final String ACK_ALL = "UPDATE commands SET acked_at = ? WHERE agent_id = ? AND acked_at IS NULL";
 
   private final Pool pool;
+  private final LiveFleet fleet;
 
-  public CommandStore(Pool pool) {
+  /** A command stored here (outside a caller's transaction) is announced to {@code fleet} once committed. */
+  public CommandStore(Pool pool, LiveFleet fleet) {
     this.pool = pool;
+    this.fleet = fleet;
   }
 
+  /** Stores a command in the caller's transaction; the caller tells {@link LiveFleet#commandQueued} once committed. */
   public Future<Void> enqueue(SqlClient client, String id, String agentId, String type, String testId,
       JsonObject payload) {
     return Sql.update(client, INSERT, Tuple.of(id, agentId, type, testId, payload.encode(), Timestamps.now()))
@@ -41,7 +45,7 @@ public final class CommandStore {
   }
 
   public Future<Void> enqueue(String id, String agentId, String type, String testId, JsonObject payload) {
-    return enqueue(pool, id, agentId, type, testId, payload);
+    return enqueue(pool, id, agentId, type, testId, payload).onSuccess(v -> fleet.commandQueued(agentId));
   }
 
   /**

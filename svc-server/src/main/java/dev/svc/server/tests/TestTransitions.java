@@ -9,6 +9,7 @@ import dev.svc.server.events.EventLog.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.CommandStore;
 import dev.svc.server.store.Flags;
+import dev.svc.server.store.LiveFleet;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.QuickTestStore.EndedBy;
 import dev.svc.server.store.Sql;
@@ -36,12 +37,15 @@ public final class TestTransitions {
   private final CommandStore commands;
   private final EventLog events;
   private final EventBus bus;
+  private final LiveFleet fleet;
 
-  public TestTransitions(QuickTestStore tests, CommandStore commands, EventLog events, EventBus bus) {
+  /** {@code fleet} hears of every queued test and every stored command once committed, for its agent's next heartbeat. */
+  public TestTransitions(QuickTestStore tests, CommandStore commands, EventLog events, EventBus bus, LiveFleet fleet) {
     this.tests = tests;
     this.commands = commands;
     this.events = events;
     this.bus = bus;
+    this.fleet = fleet;
   }
 
   /**
@@ -55,6 +59,8 @@ public final class TestTransitions {
         .map(stored -> {
           if (stored && onTestAgent) {
             bus.send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", test.getString("id")));
+          } else if (stored) {
+            fleet.workQueued(test.getString("agent_id"));
           }
           return stored;
         });
@@ -94,7 +100,11 @@ public final class TestTransitions {
       return Future.succeededFuture(false);
     }
     return refusedAsLost(events.write(conn -> move(conn, test, from, to, error, by)
-        .map(moved -> moved.isEmpty() ? Written.of(false) : Written.of(true, moved))));
+        .map(moved -> moved.isEmpty() ? Written.of(false) : Written.of(true, moved)))).onSuccess(moved -> {
+          if (moved && to == QuickTestStatus.QUEUED) {
+            fleet.workQueued(test.getString("agent_id"));
+          }
+        });
   }
 
   /**
@@ -128,6 +138,11 @@ public final class TestTransitions {
       JsonObject test = found.get();
       return events.write(conn -> failHeld(conn, test, current, error)
           .map(moved -> moved.isEmpty() ? Written.of(false) : Written.of(true, moved)))
+          .onSuccess(moved -> {
+            if (moved) {
+              fleet.commandQueued(test.getString("agent_id"));
+            }
+          })
           .compose(moved -> moved || retries <= 1 ? Future.succeededFuture(moved) : fail(testId, error, retries - 1));
     });
   }

@@ -1,0 +1,313 @@
+package dev.svc.server.store;
+
+import dev.svc.core.Timestamps;
+import dev.svc.core.domain.AgentSettings;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a heartbeat needs, in memory: every agent's identity (id, name, token hash, test or real,
+ * deleted, status), its latest heartbeat, its settings, and whether it may have queued work or
+ * unacknowledged commands. The database stays the record: all of it is loaded at start and kept
+ * current by the stores and transitions that change it, once their writes have committed. A
+ * heartbeat that changes nothing is kept here and written behind in batches ({@link #unwritten});
+ * a change of status, a dispatch or a command goes to the database at once.
+ *
+ * <p>Safe to read and update from any thread (the HTTP event loop, the dispatcher's, workers).
+ */
+public final class LiveFleet {
+
+  /** An agent as a heartbeat sees it. */
+  public record Agent(String id, String name, String tokenHash, boolean testAgent, boolean deleted, String status) {
+  }
+
+  /** A heartbeat's metrics ({@code status, current_task, gpu_utilization_pct, …}) and when it came. */
+  public record Beat(JsonObject metrics, Instant at) {
+  }
+
+  /** The heartbeat columns of an agent row (what a beat holds), besides last_heartbeat_at. */
+  static final List<String> BEAT_COLUMNS = List.of("status", "current_task", "gpu_utilization_pct",
+      "gpu_memory_used_gb", "storage_gb_free", "uptime_s");
+
+  private static final String AGENTS = "SELECT id, name, token_hash, is_test_agent, deleted_at, status, current_task,"
+      + " gpu_utilization_pct, gpu_memory_used_gb, storage_gb_free, uptime_s, last_heartbeat_at FROM agents";
+  private static final String ONE_AGENT = AGENTS + " WHERE id = ?";
+  private static final String SETTINGS = "SELECT agent_id, key, value FROM agent_settings";
+  private static final String AGENTS_WITH_QUEUED = "SELECT DISTINCT agent_id FROM quick_tests WHERE status = 'queued'";
+  private static final String AGENTS_WITH_COMMANDS = "SELECT DISTINCT agent_id FROM commands WHERE acked_at IS NULL";
+
+  private final Map<String, Agent> byId = new ConcurrentHashMap<>();
+  private final Map<String, String> liveIdByName = new ConcurrentHashMap<>();
+  private final Map<String, Integer> tokenHashes = new ConcurrentHashMap<>();
+  private final Map<String, Integer> liveTokenHashes = new ConcurrentHashMap<>();
+  private final Map<String, Beat> beats = new ConcurrentHashMap<>();
+  private final Set<String> unwritten = ConcurrentHashMap.newKeySet();
+  private final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
+  private final Marks work = new Marks();
+  private final Marks commands = new Marks();
+  private final Instant startedAt = Instant.now();
+
+  /** Loads every agent (deleted ones for their token hashes), all settings, and who has queued work or commands. */
+  public Future<Void> load(Pool pool) {
+    return Sql.rows(pool, AGENTS, Tuple.tuple()).compose(rows -> {
+      rows.forEach(this::put);
+      return Sql.rows(pool, SETTINGS, Tuple.tuple());
+    }).compose(rows -> {
+      Map<String, Map<String, String>> stored = new HashMap<>();
+      rows.forEach(r -> stored.computeIfAbsent(r.getString("agent_id"), k -> new HashMap<>())
+          .put(r.getString("key"), r.getString("value")));
+      stored.forEach((id, values) -> settings.put(id, AgentSettings.effective(values)));
+      return Sql.rows(pool, AGENTS_WITH_QUEUED, Tuple.tuple());
+    }).compose(rows -> {
+      rows.forEach(r -> work.mark(r.getString("agent_id")));
+      return Sql.rows(pool, AGENTS_WITH_COMMANDS, Tuple.tuple());
+    }).map(rows -> {
+      rows.forEach(r -> commands.mark(r.getString("agent_id")));
+      return null;
+    });
+  }
+
+  /** Reads one agent's row again after a write to it committed (registration, rename, token, status, deletion). */
+  public Future<Void> refresh(Pool pool, String id) {
+    return Sql.row(pool, ONE_AGENT, Tuple.of(id)).map(row -> {
+      row.ifPresent(this::put);
+      return null;
+    });
+  }
+
+  private synchronized void put(JsonObject row) {
+    Agent agent = new Agent(row.getString("id"), row.getString("name"), row.getString("token_hash"),
+        Flags.isTrue(row.getValue("is_test_agent")), row.getValue("deleted_at") != null, row.getString("status"));
+    Agent before = byId.put(agent.id(), agent);
+    if (before != null) {
+      if (!before.deleted() && agent.id().equals(liveIdByName.get(before.name()))) {
+        liveIdByName.remove(before.name());
+      }
+      count(tokenHashes, before.tokenHash(), -1);
+      count(liveTokenHashes, before.deleted() ? null : before.tokenHash(), -1);
+    }
+    if (!agent.deleted()) {
+      liveIdByName.put(agent.name(), agent.id());
+    }
+    count(tokenHashes, agent.tokenHash(), 1);
+    count(liveTokenHashes, agent.deleted() ? null : agent.tokenHash(), 1);
+    Instant at = Timestamps.parse(row.getString("last_heartbeat_at")).orElse(null);
+    if (at != null) {
+      Beat held = beats.get(agent.id());
+      if (held == null || held.at().isBefore(at)) {
+        JsonObject metrics = new JsonObject();
+        BEAT_COLUMNS.forEach(c -> metrics.put(c, row.getValue(c)));
+        beats.put(agent.id(), new Beat(metrics, at));
+      }
+    }
+  }
+
+  private static void count(Map<String, Integer> counts, String hash, int by) {
+    if (hash != null) {
+      counts.compute(hash, (h, n) -> {
+        int now = (n == null ? 0 : n) + by;
+        return now <= 0 ? null : now;
+      });
+    }
+  }
+
+  /** A live agent by id, or by name when no agent has that id (the old agent's fallback). */
+  public Optional<Agent> liveByIdOrName(String idOrName) {
+    Agent agent = byId.get(idOrName);
+    if (agent != null && !agent.deleted()) {
+      return Optional.of(agent);
+    }
+    String id = liveIdByName.get(idOrName);
+    return Optional.ofNullable(id == null ? null : byId.get(id)).filter(a -> !a.deleted());
+  }
+
+  /** Whether some agent, live or deleted, holds the token with this hash. */
+  public boolean tokenHashKnown(String hash) {
+    return tokenHashes.containsKey(hash);
+  }
+
+  /** Whether some live agent holds the token with this hash. */
+  public boolean liveTokenHash(String hash) {
+    return liveTokenHashes.containsKey(hash);
+  }
+
+  // --- heartbeats ---
+
+  /** The agent's latest heartbeat (stored or not), if it ever sent one or registered. */
+  public Optional<Beat> beat(String id) {
+    return Optional.ofNullable(beats.get(id));
+  }
+
+  /** A heartbeat already written to the database (with its status when that changed). */
+  public void written(String id, JsonObject metrics, Instant at) {
+    keepLatest(id, new Beat(metrics, at));
+    byId.computeIfPresent(id, (k, a) -> new Agent(a.id(), a.name(), a.tokenHash(), a.testAgent(), a.deleted(),
+        metrics.getString("status", a.status())));
+  }
+
+  /** A heartbeat kept for the next batch: it changed nothing anyone is told about. */
+  public void unwritten(String id, JsonObject metrics, Instant at) {
+    keepLatest(id, new Beat(metrics, at));
+    unwritten.add(id);
+  }
+
+  private void keepLatest(String id, Beat beat) {
+    beats.merge(id, beat, (held, given) -> given.at().isBefore(held.at()) ? held : given);
+  }
+
+  /** Takes the agents whose latest heartbeat is not written yet, with that heartbeat. */
+  public Map<String, Beat> takeUnwritten() {
+    Map<String, Beat> out = new HashMap<>();
+    for (String id : new ArrayList<>(unwritten)) {
+      unwritten.remove(id);
+      Beat beat = beats.get(id);
+      if (beat != null) {
+        out.put(id, beat);
+      }
+    }
+    return out;
+  }
+
+  /** Puts back heartbeats whose batch failed, to be written by the next one. */
+  public void notWritten(Set<String> ids) {
+    unwritten.addAll(ids);
+  }
+
+  /**
+   * When the agent was last heard of, for deciding that it is silent: its latest heartbeat, stored
+   * or not, and never before this server started. A server that just (re)started cannot know what
+   * the agent sent while it was down or what it had not written yet, so every agent gets a whole
+   * stale window from the start.
+   */
+  public Instant lastHeard(String id, String storedLastHeartbeat) {
+    Instant heard = Timestamps.parse(storedLastHeartbeat).orElse(Instant.EPOCH);
+    Beat beat = beats.get(id);
+    if (beat != null && beat.at().isAfter(heard)) {
+      heard = beat.at();
+    }
+    return heard.isBefore(startedAt) ? startedAt : heard;
+  }
+
+  /**
+   * An agent row as the API shows it: the latest heartbeat's metrics and time when they are newer
+   * than what is written (its status is always the row's: status changes are written at once).
+   */
+  public JsonObject withLatestBeat(JsonObject row) {
+    String id = row.getString("id");
+    Beat beat = id == null ? null : beats.get(id);
+    if (beat == null) {
+      return row;
+    }
+    Instant stored = Timestamps.parse(row.getString("last_heartbeat_at")).orElse(Instant.EPOCH);
+    if (!beat.at().isAfter(stored)) {
+      return row;
+    }
+    for (String column : BEAT_COLUMNS) {
+      if (!"status".equals(column) && !"current_task".equals(column)) {
+        row.put(column, beat.metrics().getValue(column));
+      }
+    }
+    return row.put("last_heartbeat_at", Timestamps.format(beat.at()));
+  }
+
+  // --- settings ---
+
+  /** Effective settings: defaults overlaid with what is stored, every key present. */
+  public Map<String, String> settings(String id) {
+    Map<String, String> held = settings.get(id);
+    return held != null ? held : AgentSettings.effective(Map.of());
+  }
+
+  void settingsStored(String id, Map<String, String> effective) {
+    settings.put(id, Map.copyOf(effective));
+  }
+
+  // --- queued work and commands ---
+
+  /** Tells the next heartbeats of this agent to look for queued tests: one was queued or requeued (committed). */
+  public void workQueued(String agentId) {
+    work.mark(agentId);
+  }
+
+  /** Whether the agent may have a queued test: marked and not found empty since. */
+  public boolean mayHaveWork(String agentId) {
+    return work.isSet(agentId);
+  }
+
+  /** Read before looking for queued work; pass it to {@link #noWork} when none was found. */
+  public long workVersion(String agentId) {
+    return work.version(agentId);
+  }
+
+  /** Nothing was queued for the agent when looked for after {@code version}: stop looking until marked again. */
+  public void noWork(String agentId, long version) {
+    work.clear(agentId, version);
+  }
+
+  /** Tells the next heartbeats of this agent to deliver commands: one was stored (committed). */
+  public void commandQueued(String agentId) {
+    commands.mark(agentId);
+  }
+
+  public boolean mayHaveCommands(String agentId) {
+    return commands.isSet(agentId);
+  }
+
+  public long commandsVersion(String agentId) {
+    return commands.version(agentId);
+  }
+
+  public void noCommands(String agentId, long version) {
+    commands.clear(agentId, version);
+  }
+
+  /**
+   * A per-agent flag that a reader may clear only if nobody set it since the reader looked: the
+   * setter counts up after its write commits, the reader clears up to the count it read before
+   * querying. A set that races a clear is never lost.
+   */
+  private static final class Marks {
+    private final Map<String, Mark> marks = new ConcurrentHashMap<>();
+
+    void mark(String id) {
+      if (id != null) {
+        marks.computeIfAbsent(id, k -> new Mark()).count.incrementAndGet();
+      }
+    }
+
+    long version(String id) {
+      Mark mark = marks.get(id);
+      return mark == null ? 0 : mark.count.get();
+    }
+
+    boolean isSet(String id) {
+      Mark mark = marks.get(id);
+      return mark != null && mark.count.get() > mark.cleared;
+    }
+
+    void clear(String id, long version) {
+      Mark mark = marks.get(id);
+      if (mark != null) {
+        synchronized (mark) {
+          mark.cleared = Math.max(mark.cleared, version);
+        }
+      }
+    }
+  }
+
+  private static final class Mark {
+    final AtomicLong count = new AtomicLong();
+    volatile long cleared;
+  }
+}
