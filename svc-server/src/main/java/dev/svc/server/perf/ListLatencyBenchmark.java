@@ -94,17 +94,19 @@ public final class ListLatencyBenchmark {
       Thread.sleep(5_000); // measuring an idle interval: nothing to wait on
       double idleShare = (cpu(server).minus(idleFrom).toNanos()) / (double) (System.nanoTime() - idleStart);
       System.out.printf(Locale.ROOT, "server idle: %.1f %% of a core over 5 s%n", 100 * idleShare);
-      System.out.printf("%nsequential GETs, %d warmup then %d timed each (ms); cpu: the server's CPU time per request%n",
-          warmup, reps);
+      System.out.printf("%nsequential GETs, %d warmup each (all before any is timed), then %d timed each (ms);"
+          + " cpu: the server's CPU time per request%n", warmup, reps);
       System.out.printf("%-44s %9s %8s %8s %8s %8s  %s%n", "request", "bytes", "p50", "p99", "max", "cpu", "path");
-      MachineCpu before = MachineCpu.now();
+      probes.removeIf(probe -> only != null && Arrays.stream(only.split(",")).noneMatch(probe.name::contains));
+      // every request warms up before any is timed: the first one timed would otherwise pay for compiling
+      // the code paths all of them share
       for (Probe probe : probes) {
-        if (only != null && Arrays.stream(only.split(",")).noneMatch(probe.name::contains)) {
-          continue;
-        }
         for (int i = 0; i < warmup; i++) {
           get(http, base + probe.path);
         }
+      }
+      MachineCpu before = MachineCpu.now();
+      for (Probe probe : probes) {
         long[] nanos = new long[reps];
         int bytes = 0;
         Duration cpuFrom = cpu(server);
