@@ -42,15 +42,15 @@ final class CampaignRoutes {
 
   private Future<?> list(RoutingContext ctx) {
     api.guard().global(ctx);
-    Pagination page = Pagination.of(ctx);
+    Pagination page = Pagination.withCursor(ctx);
     String status = ctx.request().getParam("status");
     if (status != null && !status.isEmpty() && CampaignStatus.parse(status).isEmpty()) {
       throw ApiError.badRequest("Query parameter 'status' must be one of draft, queued, running, completed, failed, cancelled");
     }
-    return api.campaigns().list(status, page.perPage(), page.offset()).map(p -> {
+    return api.campaigns().list(status, page.perPage(), page.offset(), page.cursor()).map(p -> {
       JsonArray items = new JsonArray();
       p.items().forEach(row -> items.add(Views.campaign(row)));
-      Replies.ok(ctx, page.envelope(items, p.total()));
+      Replies.ok(ctx, page.envelope(items, p.total(), p.next()));
       return null;
     });
   }
@@ -285,9 +285,10 @@ final class CampaignRoutes {
     api.guard().global(ctx);
     String id = ctx.pathParam("id");
     long after = Pagination.afterCursor(ctx);
+    int limit = Pagination.logLimit(ctx);
     return api.campaigns().byId(id).compose(found -> {
       found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
-      return api.campaigns().logs(id, after, 10_000);
+      return api.campaigns().logs(id, after, limit);
     }).map(rows -> {
       Replies.ok(ctx, Views.logLines(rows));
       return null;

@@ -126,17 +126,17 @@ final class QuickTestRoutes {
   }
 
   private Future<?> list(RoutingContext ctx, String agentId) {
-    Pagination page = Pagination.of(ctx);
+    Pagination page = Pagination.withCursor(ctx);
     String status = ctx.request().getParam("status");
     if (status != null && !status.isEmpty() && QuickTestStatus.parse(status).isEmpty()) {
       throw ApiError.badRequest("Query parameter 'status' must be one of queued, dispatched, running, completed, failed");
     }
     return api.tests().list(status, agentId, ctx.request().getParam("agent_name"),
-        ctx.request().getParam("engine"), ctx.request().getParam("model"), page.perPage(), page.offset())
+        ctx.request().getParam("engine"), ctx.request().getParam("model"), page.perPage(), page.offset(), page.cursor())
         .map(p -> {
           JsonArray items = new JsonArray();
           p.items().forEach(row -> items.add(Views.quickTest(row)));
-          Replies.ok(ctx, page.envelope(items, p.total()));
+          Replies.ok(ctx, page.envelope(items, p.total(), p.next()));
           return null;
         });
   }
@@ -156,8 +156,9 @@ final class QuickTestRoutes {
   private Future<?> logs(RoutingContext ctx) {
     api.guard().global(ctx);
     long afterId = Pagination.afterCursor(ctx);
+    int limit = Pagination.logLimit(ctx);
     return requireTest(ctx.pathParam("id"))
-        .compose(test -> api.tests().logs(test.getString("id"), afterId, 10_000))
+        .compose(test -> api.tests().logs(test.getString("id"), afterId, limit))
         .map(rows -> {
           Replies.ok(ctx, Views.logLines(rows));
           return null;

@@ -39,15 +39,15 @@ final class ResultRoutes {
 
   private Future<?> list(RoutingContext ctx) {
     api.guard().global(ctx);
-    Pagination page = Pagination.of(ctx);
+    Pagination page = Pagination.withCursor(ctx);
     String since = timeParam(ctx, "since");
     String until = timeParam(ctx, "until");
     return api.results().list(ctx.request().getParam("model"), ctx.request().getParam("engine"),
         ctx.request().getParam("suite_name"), ctx.request().getParam("agent_id"), since, until,
-        page.perPage(), page.offset()).map(p -> {
+        page.perPage(), page.offset(), page.cursor()).map(p -> {
           JsonArray items = new JsonArray();
           p.items().forEach(row -> items.add(listItem(row)));
-          Replies.ok(ctx, page.envelope(items, p.total()));
+          Replies.ok(ctx, page.envelope(items, p.total(), p.next()));
           return null;
         });
   }

@@ -231,4 +231,41 @@ public final class AgentStore {
       return effective;
     });
   }
+
+  // --- the dashboard's reads of the fleet (issue 17: lists at scale) ---
+
+  /** What a row of the agents page shows: no token hash, no hardware details. */
+  private static final String PAGE = "SELECT id, name, hostname, status, is_test_agent, last_heartbeat_at, gpu_info,"
+      + " gpu_count, cpu_arch FROM agents WHERE" + LIVE + "ORDER BY name, id LIMIT ? OFFSET ?";
+  private static final String LIVE_COUNT = "SELECT COUNT(*) FROM agents WHERE" + LIVE;
+
+  /**
+   * A page of live agents by name, with the columns of the agents page (and the latest heartbeat,
+   * written or not), and how many live agents there are.
+   */
+  public Future<Page> page(int limit, int offset) {
+    return Sql.count(pool, LIVE_COUNT, Tuple.tuple())
+        .compose(total -> withLatestBeats(Sql.rows(pool, PAGE, Tuple.of(limit, offset))).map(rows -> new Page(rows, total)));
+  }
+
+  /**
+   * The fleet in three numbers, counted in the database ({@code ix_agents_live_status}): live agents
+   * ({@code total}), those online (test agents, and real ones whose status is one of {@code online})
+   * and those running something (status {@code running}, or holding a dispatched or running test).
+   */
+  public Future<JsonObject> fleetCounts(List<String> online) {
+    String marks = String.join(",", java.util.Collections.nCopies(online.size(), "?"));
+    String sql = "SELECT COUNT(*) AS total,"
+        + " COALESCE(SUM(CASE WHEN is_test_agent = 1 OR status IN (" + marks + ") THEN 1 ELSE 0 END), 0) AS online,"
+        + " COALESCE(SUM(CASE WHEN status = 'running' OR id IN (SELECT agent_id FROM quick_tests"
+        + " WHERE status IN ('dispatched', 'running')) THEN 1 ELSE 0 END), 0) AS running FROM agents WHERE" + LIVE;
+    Tuple params = Tuple.tuple();
+    online.forEach(params::addValue);
+    return Sql.row(pool, sql, params).map(row -> {
+      JsonObject r = row.orElseThrow();
+      return new JsonObject().put("total", ((Number) r.getValue("total")).longValue())
+          .put("online", ((Number) r.getValue("online")).longValue())
+          .put("running", ((Number) r.getValue("running")).longValue());
+    });
+  }
 }

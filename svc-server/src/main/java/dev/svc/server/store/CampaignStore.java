@@ -33,9 +33,11 @@ public final class CampaignStore {
   private static final String COUNTERS = "UPDATE campaigns SET succeeded = ?, failed = ?, skipped = ? WHERE id = ?";
 
   private final Pool pool;
+  private final ListCounts counts;
 
   public CampaignStore(Pool pool) {
     this.pool = pool;
+    this.counts = new ListCounts(pool);
   }
 
   public Future<Void> insert(SqlClient client, String id, String name, String description, String agentId,
@@ -50,10 +52,15 @@ public final class CampaignStore {
   }
 
   public Future<Page> list(String status, int limit, int offset) {
+    return list(status, limit, offset, null);
+  }
+
+  /** A page of campaigns, newest first, past {@code offset} or right after {@code after}; totals from {@link ListCounts}. */
+  public Future<Page> list(String status, int limit, int offset, Cursor after) {
     Filters f = new Filters().where("c.status = ?", status);
-    return Sql.count(pool, "SELECT COUNT(*) FROM campaigns c" + f.sql(), f.params())
-        .compose(total -> Sql.rows(pool, SELECT + f.sql() + " ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?",
-            f.params(limit, offset)).map(rows -> new Page(rows, total)));
+    return counts.total(ListCounts.CAMPAIGNS, status == null || status.isEmpty() ? null : status, false, true, null, null)
+        .compose(total -> Sql.rows(pool, f.pageSql(SELECT, "FROM campaigns c", "c.created_at", "c.id", after),
+            f.pageParams(after, limit, offset)).map(rows -> Filters.page(rows, limit, total, "created_at")));
   }
 
   public Future<Boolean> move(SqlClient client, String id, CampaignStatus from, CampaignStatus to) {

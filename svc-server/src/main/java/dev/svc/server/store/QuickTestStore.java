@@ -45,6 +45,8 @@ public final class QuickTestStore {
   private static final String INSERT_LOG = "INSERT INTO quick_test_logs (test_id, line, created_at) VALUES (?, ?, ?)";
   private static final String LOGS = "SELECT id, created_at, line FROM quick_test_logs WHERE test_id = ? AND id > ?"
       + " ORDER BY id LIMIT ?";
+  /** Reads the partial index of active tests alone. */
+  private static final String BUSY_AGENTS = "SELECT agent_id FROM quick_tests WHERE status IN ('dispatched','running')";
   private static final String LOG_COUNT = "SELECT COUNT(*) FROM quick_test_logs WHERE test_id = ?";
 
   /** Who ended a test: the agent that ran it (its report, or a test agent's simulation) or the server. */
@@ -67,9 +69,11 @@ public final class QuickTestStore {
   }
 
   private final Pool pool;
+  private final ListCounts counts;
 
   public QuickTestStore(Pool pool) {
     this.pool = pool;
+    this.counts = new ListCounts(pool);
   }
 
   /** Stores a new queued test; false (nothing stored) when its agent does not exist or was deleted. */
@@ -97,16 +101,45 @@ public final class QuickTestStore {
   }
 
   public Future<Page> list(String status, String agentId, String agentName, String engine, String model, int limit, int offset) {
+    return list(status, agentId, agentName, engine, model, limit, offset, null);
+  }
+
+  /**
+   * A page of tests, newest first, past {@code offset} or, when {@code after} is set, right after
+   * that cursor. The total is {@link ListCounts}': stored for the whole list and for each status,
+   * counted once per change of the table for another filter (every time for an agent's name, which
+   * the agents table decides).
+   */
+  public Future<Page> list(String status, String agentId, String agentName, String engine, String model, int limit,
+      int offset, Cursor after) {
     Filters f = new Filters()
-        .where("q.status = ?", status)
         .where("q.agent_id = ?", agentId)
-        .where("a.name = ?", agentName)
+        // by the agents' ids, so that the tests are found through their agent's index, not by a join per test
+        .where("q.agent_id IN (SELECT id FROM agents WHERE name = ?)", agentName)
         .where("q.engine_name = ?", engine)
-        .where("q.model_path LIKE ?", model == null ? null : "%" + model + "%");
-    String from = " FROM quick_tests q LEFT JOIN agents a ON a.id = q.agent_id" + f.sql();
-    return Sql.count(pool, "SELECT COUNT(*)" + from, f.params())
-        .compose(total -> Sql.rows(pool, SELECT + f.sql() + " ORDER BY q.created_at DESC, q.id DESC LIMIT ? OFFSET ?",
-            f.params(limit, offset)).map(rows -> new Page(rows, total)));
+        .where("q.model_path LIKE ?", model == null || model.isEmpty() ? null : "%" + model + "%");
+    boolean filtered = f.optionalCount() > 0;
+    f.where("q.status = ?", status);
+    Future<Long> total = counts.total(ListCounts.QUICK_TESTS, status == null || status.isEmpty() ? null : status,
+        filtered, agentName == null || agentName.isEmpty(), "SELECT COUNT(*) FROM quick_tests q" + f.sql(), f.params());
+    return total.compose(n -> Sql.rows(pool, f.pageSql(SELECT, "FROM quick_tests q", "q.created_at", "q.id", after),
+        f.pageParams(after, limit, offset)).map(rows -> Filters.page(rows, limit, n, "created_at")));
+  }
+
+  /** How many tests are in each of these statuses, together (read from {@link ListCounts}, never counted). */
+  public Future<Long> totalIn(List<String> statuses) {
+    return counts.sumOf(ListCounts.QUICK_TESTS, statuses);
+  }
+
+  /** Which of these agents hold a dispatched or running test (read from {@code ux_quick_tests_active_agent}). */
+  public Future<List<String>> busyAmong(List<String> agentIds) {
+    if (agentIds.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    Tuple t = Tuple.tuple();
+    agentIds.forEach(t::addValue);
+    return Sql.rows(pool, BUSY_AGENTS + " AND agent_id IN (" + String.join(",", java.util.Collections.nCopies(
+        agentIds.size(), "?")) + ")", t).map(rows -> rows.stream().map(r -> r.getString("agent_id")).toList());
   }
 
   public Future<Boolean> hasActiveTest(String agentId) {

@@ -5,7 +5,9 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * GET /agents (the list, live through SSE, the Enrol a GPU host card, which carries the CA fingerprint
@@ -13,6 +15,9 @@ import java.util.Map;
  * (hardware, heartbeat metrics, the Settings card and, for real agents, the Storage card).
  */
 final class AgentPages {
+
+  /** Agents a page shows: most fleets fit on one page; a fleet of thousands is paged. */
+  static final int PER_PAGE = 100;
 
   private final ApiContext api;
   private final PageRenderer renderer;
@@ -23,12 +28,17 @@ final class AgentPages {
   }
 
   void list(RoutingContext ctx) {
-    Fleet.load(api).onSuccess(fleet -> {
-      Map<String, Object> model = new HashMap<>();
-      model.put("agents", fleet.agents().stream().map(a -> PageRows.agent(a, fleet.busy(a))).toList());
-      model.put("ca_fingerprint", api.caFingerprint());
-      renderer.render(ctx, 200, "agents", "agents", model);
-    }).onFailure(ctx::fail);
+    Pager pager = Pager.of(ctx, PER_PAGE);
+    api.agents().page(pager.limit(), pager.offset()).compose(page -> api.tests()
+        .busyAmong(page.items().stream().map(a -> a.getString("id")).toList()).map(busy -> {
+          Set<String> running = new HashSet<>(busy);
+          Map<String, Object> model = new HashMap<>();
+          model.put("agents", page.items().stream().map(a -> PageRows.agent(a, running.contains(a.getString("id"))
+              || "running".equals(a.getString("status")))).toList());
+          model.put("pager", pager.model(page.total(), "/agents", Map.of()));
+          model.put("ca_fingerprint", api.caFingerprint());
+          return model;
+        })).onSuccess(model -> renderer.render(ctx, 200, "agents", "agents", model)).onFailure(ctx::fail);
   }
 
   void detail(RoutingContext ctx) {

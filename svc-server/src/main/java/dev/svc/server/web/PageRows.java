@@ -16,7 +16,9 @@ import java.util.Set;
 /** Turns stored rows into the plain maps the templates show (never token hashes). */
 final class PageRows {
 
-  private static final Set<String> ONLINE = Set.of("online", "idle", "running", "error");
+  /** The statuses of a real agent that count as online (test agents always are). */
+  static final List<String> ONLINE_STATUSES = List.of("online", "idle", "running", "error");
+  private static final Set<String> ONLINE = Set.copyOf(ONLINE_STATUSES);
 
   private PageRows() {
   }

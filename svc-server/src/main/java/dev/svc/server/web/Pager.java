@@ -16,23 +16,37 @@ final class Pager {
   private static final int MAX_PAGE = 1_000_000;
 
   private final int page;
+  private final int perPage;
+  private final boolean byTime;
 
-  private Pager(int page) {
+  private Pager(int page, int perPage, boolean byTime) {
     this.page = page;
+    this.perPage = perPage;
+    this.byTime = byTime;
   }
 
+  /** The pager of a list sorted newest first, {@link #PER_PAGE} rows a page: its links say "Newer" and "Older". */
   static Pager of(RoutingContext ctx) {
+    return new Pager(asked(ctx), PER_PAGE, true);
+  }
+
+  /** The pager of a list in another order (agents by name): its links say "Previous" and "Next". */
+  static Pager of(RoutingContext ctx, int perPage) {
+    return new Pager(asked(ctx), perPage, false);
+  }
+
+  private static int asked(RoutingContext ctx) {
     String raw = QueryParams.get(ctx, "page");
     int page = raw != null && raw.matches("\\d{1,7}") ? Integer.parseInt(raw) : 1;
-    return new Pager(Math.max(1, Math.min(page, MAX_PAGE)));
+    return Math.max(1, Math.min(page, MAX_PAGE));
   }
 
   int limit() {
-    return PER_PAGE;
+    return perPage;
   }
 
   int offset() {
-    return (page - 1) * PER_PAGE;
+    return (page - 1) * perPage;
   }
 
   /**
@@ -43,11 +57,13 @@ final class Pager {
    * @param filters query parameters to keep in the links (null or empty values are left out)
    */
   Map<String, Object> model(long total, String path, Map<String, String> filters) {
-    long pages = total == 0 ? 1 : (total + PER_PAGE - 1) / PER_PAGE;
+    long pages = total == 0 ? 1 : (total + perPage - 1) / perPage;
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("page", page);
     out.put("pages", pages);
     out.put("total", total);
+    out.put("prev_label", byTime ? "‹ Newer" : "‹ Previous");
+    out.put("next_label", byTime ? "Older ›" : "Next ›");
     out.put("prev", page > 1 ? link(path, filters, Math.min(page - 1, pages)) : null);
     out.put("next", page < pages ? link(path, filters, page + 1) : null);
     return out;

@@ -35,7 +35,8 @@ final class ResultPages {
         ? api.results().list(q.filter("model"), q.filter("engine"), q.filter("suite_name"), q.filter("agent_id"),
             q.since(), q.until(), q.perPage(), q.offset())
         : Future.succeededFuture(new Page(List.of(), 0));
-    Future<List<JsonObject>> agents = api.agents().all();
+    // the agents that have results (a filter on any other finds nothing): names, not whole rows
+    Future<List<JsonObject>> agents = api.results().agentsWithResults();
     Future<List<String>> models = api.results().distinct(ResultStore.Facet.MODEL, MAX_SUGGESTIONS);
     Future<List<String>> engines = api.results().distinct(ResultStore.Facet.ENGINE, MAX_SUGGESTIONS);
     Future<List<String>> suites = api.results().distinct(ResultStore.Facet.SUITE, MAX_SUGGESTIONS);
