@@ -19,6 +19,7 @@ import io.vertx.core.net.KeyCertOptions;
 import io.vertx.core.net.TrustOptions;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -29,6 +30,8 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
@@ -115,7 +118,10 @@ public final class FleetSimulator {
     return done.future();
   }
 
-  /** One connection per agent needs a file descriptor per agent (and the server one per agent too). */
+  /**
+   * One connection per agent needs a file descriptor per agent (and the server one per agent too),
+   * and a local port per agent: all go to one address and port.
+   */
   private void checkOpenFiles() {
     if (options.sharedConnections() > 0) {
       return;
@@ -126,6 +132,26 @@ public final class FleetSimulator {
           + " but this process may open %d (ulimit -n): raise the limit for the simulator and the server%s",
           options.agents(), options.agents() + SPARE_FILES, limit,
           options.https() ? "" : ", or share connections with --shared-connections"));
+    }
+    long ports = localPorts();
+    if (ports > 0 && options.agents() + SPARE_FILES > ports) {
+      throw new IllegalStateException(String.format(Locale.ROOT, "%d agents need %d connections to one server address"
+          + " but this machine has %d local ports for them (net.ipv4.ip_local_port_range): widen the range%s",
+          options.agents(), options.agents() + SPARE_FILES, ports,
+          options.https() ? "" : ", or share connections with --shared-connections"));
+    }
+  }
+
+  /**
+   * How many connections this machine can open to one server address: the size of Linux's range of
+   * local ports, each connection to one address and port taking one; -1 where there is none to read.
+   */
+  static long localPorts() {
+    try {
+      String[] range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+      return Long.parseLong(range[1]) - Long.parseLong(range[0]) + 1;
+    } catch (IOException | RuntimeException e) {
+      return -1;
     }
   }
 
@@ -154,7 +180,22 @@ public final class FleetSimulator {
     store.setCertificateEntry("svc-ca", Pem.readCertificate(options.ca()));
     TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     factory.init(store);
+    warmTls(factory);
     return TrustOptions.wrap(factory);
+  }
+
+  /**
+   * Loads and initialises the JDK's TLS classes here, on a worker thread: done by the first
+   * connection, it held an event loop for 2-3 s on a busy machine.
+   */
+  private void warmTls(TrustManagerFactory trust) throws Exception {
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, trust.getTrustManagers(), null);
+    SSLEngine engine = context.createSSLEngine(options.host(), options.port());
+    engine.setUseClientMode(true);
+    ByteBuffer out = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
+    engine.wrap(ByteBuffer.allocate(0), out); // the ClientHello
+    engine.closeOutbound();
   }
 
   private Future<FleetReport> enrolAndRun(TrustOptions trust) {
