@@ -295,6 +295,11 @@ public final class FleetSimulator {
     // steady: every agent registered, and each has since had one interval to settle its beat
     long steadySince = stats.steadySince();
     double steadySeconds = steadySince == 0 || end - steadySince <= 0 ? 0 : (end - steadySince) / 1e9;
+    // the run's figures are taken now; the drain below only lets the tests end
+    long agentsUp = stats.agentsUp();
+    long registrations = stats.registered.sum();
+    Lateness.Summary registration = stats.registrationLatency.summary();
+    Lateness.Summary connect = stats.connectLatency.summary();
     long allUp = stats.allUpNanos();
     double allRegisteredSeconds = allUp == 0 ? -1 : (allUp - runStarted) / 1e9;
     double perSecond = steadySeconds > 0 ? stats.steadyHeartbeats.sum() / steadySeconds : heartbeats / runSeconds;
@@ -310,9 +315,8 @@ public final class FleetSimulator {
           for (VirtualAgent agent : agents) {
             connections += agent.connectionsOpened();
           }
-          return new FleetReport(options, (int) stats.enrolled.sum(), enrolSeconds, stats.agentsUp(),
-              stats.registered.sum(),
-              allRegisteredSeconds, stats.registrationLatency.summary(), stats.connectLatency.summary(), runSeconds,
+          return new FleetReport(options, (int) stats.enrolled.sum(), enrolSeconds, agentsUp,
+              registrations, allRegisteredSeconds, registration, connect, runSeconds,
               heartbeats, perSecond, heartbeat, steadySeconds, steady, stats.errors(), stats.dispatchDelay.summary(),
               stats.testsCreated.sum(), stats.testsGiven.sum(), stats.testsCompleted.sum(),
               stats.testsFailed.sum(), stats.testsCancelled.sum(), stats.testsSkipped.sum(), Set.copyOf(run.given),
