@@ -10,6 +10,7 @@ import java.util.Set;
 /**
  * The summary of one {@code svc fleet simulate} run.
  *
+ * @param agentsUp agents that registered (registrations count an agent registering again again)
  * @param allRegisteredSeconds when every agent had registered, from the first start; -1 if never
  * @param connect how long an agent's connection took to open (TCP and TLS)
  * @param heartbeatsPerSecond heartbeats answered per second while the fleet was steady; over the
@@ -28,6 +29,7 @@ public record FleetReport(
     FleetOptions options,
     int enrolled,
     double enrolSeconds,
+    long agentsUp,
     long registrations,
     double allRegisteredSeconds,
     Lateness.Summary registration,
@@ -64,8 +66,8 @@ public record FleetReport(
         options.sharedConnections() > 0 ? options.sharedConnections() + " shared connections"
             : "one connection per agent" + (options.https() ? ", mutual TLS" : "")));
     out.add(String.format(Locale.ROOT, "enrolment: %d agents in %.1f s", enrolled, enrolSeconds));
-    out.add(String.format(Locale.ROOT, "registrations: %d (%s; at most %d at once), latency %s", registrations,
-        allRegisteredSeconds < 0 ? "not every agent registered"
+    out.add(String.format(Locale.ROOT, "registrations: %d, %d agents (%s; at most %d at once), latency %s",
+        registrations, agentsUp, allRegisteredSeconds < 0 ? "not every agent registered"
             : String.format(Locale.ROOT, "every agent %.1f s after the first start", allRegisteredSeconds),
         FleetRun.CONCURRENT_REGISTRATIONS, registration.brief()));
     out.add(String.format(Locale.ROOT, "heartbeats: %d, latency %s", heartbeats, heartbeat.brief()));

@@ -55,7 +55,7 @@ public final class FleetSimulator {
   private final Vertx vertx;
   private final FleetOptions options;
   private final Consumer<String> progress;
-  private final FleetStats stats = new FleetStats();
+  private final FleetStats stats;
   private final FleetRun run;
   private final Context control;
   private OperatorApi api;
@@ -65,8 +65,6 @@ public final class FleetSimulator {
   private Gate gate;
   private long runStarted;
   private long enrolStarted;
-  private long steadyTimer = -1;
-  private double allRegisteredSeconds = -1;
   private long progressTimer = -1;
   private long lastProgressNanos;
   private long lastProgressHeartbeats;
@@ -84,6 +82,7 @@ public final class FleetSimulator {
     this.vertx = vertx;
     this.options = options;
     this.progress = progress;
+    this.stats = new FleetStats(options.agents(), options.intervalS());
     this.run = new FleetRun(vertx, options, stats);
     this.control = ((VertxInternal) vertx).createEventLoopContext();
   }
@@ -248,20 +247,11 @@ public final class FleetSimulator {
     }
     machineBefore = MachineCpu.now();
     runStarted = System.nanoTime();
-    long intervalMs = run.intervalMs();
     long rampMs = Math.max(1, options.ramp().toMillis());
     for (VirtualAgent agent : agents) {
       // spread over the ramp (one interval by default), so that the fleet does not register and beat in one burst
       agent.start(ThreadLocalRandom.current().nextLong(rampMs));
     }
-    // steady: every agent registered, and each has since had one interval to settle its beat
-    steadyTimer = vertx.setPeriodic(100, t -> {
-      if (stats.registered.sum() >= agents.length) {
-        vertx.cancelTimer(steadyTimer);
-        allRegisteredSeconds = (System.nanoTime() - runStarted) / 1e9;
-        vertx.setTimer(intervalMs, s -> stats.steadySince = System.nanoTime());
-      }
-    });
     if (options.testsPerMinute() > 0) {
       feeder = new TestFeeder(run, api, agents);
       feeder.start();
@@ -300,11 +290,18 @@ public final class FleetSimulator {
 
   private Future<FleetReport> finish(double enrolSeconds) {
     long end = System.nanoTime();
-    vertx.cancelTimer(steadyTimer);
     double runSeconds = (end - runStarted) / 1e9;
     long heartbeats = stats.heartbeats.sum();
-    long steadySince = stats.steadySince;
-    double steadySeconds = steadySince == 0 ? 0 : (end - steadySince) / 1e9;
+    // steady: every agent registered, and each has since had one interval to settle its beat
+    long steadySince = stats.steadySince();
+    double steadySeconds = steadySince == 0 || end - steadySince <= 0 ? 0 : (end - steadySince) / 1e9;
+    // the run's figures are taken now; the drain below only lets the tests end
+    long agentsUp = stats.agentsUp();
+    long registrations = stats.registered.sum();
+    Lateness.Summary registration = stats.registrationLatency.summary();
+    Lateness.Summary connect = stats.connectLatency.summary();
+    long allUp = stats.allUpNanos();
+    double allRegisteredSeconds = allUp == 0 ? -1 : (allUp - runStarted) / 1e9;
     double perSecond = steadySeconds > 0 ? stats.steadyHeartbeats.sum() / steadySeconds : heartbeats / runSeconds;
     Lateness.Summary heartbeat = stats.heartbeatLatency.summary();
     Lateness.Summary steady = stats.steadyLatency.summary();
@@ -318,8 +315,8 @@ public final class FleetSimulator {
           for (VirtualAgent agent : agents) {
             connections += agent.connectionsOpened();
           }
-          return new FleetReport(options, (int) stats.enrolled.sum(), enrolSeconds, stats.registered.sum(),
-              allRegisteredSeconds, stats.registrationLatency.summary(), stats.connectLatency.summary(), runSeconds,
+          return new FleetReport(options, (int) stats.enrolled.sum(), enrolSeconds, agentsUp,
+              registrations, allRegisteredSeconds, registration, connect, runSeconds,
               heartbeats, perSecond, heartbeat, steadySeconds, steady, stats.errors(), stats.dispatchDelay.summary(),
               stats.testsCreated.sum(), stats.testsGiven.sum(), stats.testsCompleted.sum(),
               stats.testsFailed.sum(), stats.testsCancelled.sum(), stats.testsSkipped.sum(), Set.copyOf(run.given),
@@ -409,7 +406,7 @@ public final class FleetSimulator {
           stats.enrolled.sum(), options.agents(), stats.errorCount());
     }
     return String.format(Locale.ROOT, "%4.0f s: %d/%d registered, %.0f heartbeats/s (p99 %.1f ms), %d errors,"
-        + " tests %d created / %d given / %d completed", (now - runStarted) / 1e9, stats.registered.sum(),
+        + " tests %d created / %d given / %d completed", (now - runStarted) / 1e9, stats.agentsUp(),
         options.agents(), rate, window.p99Ms(), stats.errorCount(), stats.testsCreated.sum(), stats.testsGiven.sum(),
         stats.testsCompleted.sum());
   }

@@ -4,6 +4,7 @@ import dev.svc.bench.emulator.Lateness;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -15,6 +16,12 @@ public final class FleetStats {
 
   final LongAdder enrolled = new LongAdder();
   final LongAdder registered = new LongAdder();
+  /** Agents that registered at least once. */
+  private final AtomicLong agentsUp = new AtomicLong();
+  private final long fleetSize;
+  private final long intervalNanos;
+  /** When the last agent of the fleet registered for the first time (nanoTime), 0 before. */
+  private volatile long allUpNanos;
   final LongAdder heartbeats = new LongAdder();
   final LongAdder testsCreated = new LongAdder();
   final LongAdder testsGiven = new LongAdder();
@@ -27,8 +34,29 @@ public final class FleetStats {
   /** Heartbeats begun once the fleet was steady: every agent registered, one interval before. */
   final Lateness steadyLatency = new Lateness();
   final LongAdder steadyHeartbeats = new LongAdder();
-  /** When the fleet became steady (nanoTime), 0 before. */
-  volatile long steadySince;
+
+  FleetStats(int fleetSize, int intervalS) {
+    this.fleetSize = fleetSize;
+    this.intervalNanos = intervalS * 1_000_000_000L;
+  }
+
+  /** An agent registered for the first time. */
+  void agentUp() {
+    if (agentsUp.incrementAndGet() == fleetSize) {
+      allUpNanos = System.nanoTime();
+    }
+  }
+
+  /** When every agent had registered (nanoTime), 0 if not yet. */
+  long allUpNanos() {
+    return allUpNanos;
+  }
+
+  /** When the fleet became steady: one interval after every agent registered (nanoTime), 0 if not yet. */
+  long steadySince() {
+    long up = allUpNanos;
+    return up == 0 ? 0 : up + intervalNanos;
+  }
   final Lateness registrationLatency = new Lateness();
   /** How long an agent's connection took to open (TCP, TLS with its client certificate). */
   final Lateness connectLatency = new Lateness();
@@ -42,7 +70,7 @@ public final class FleetStats {
     heartbeats.increment();
     heartbeatLatency.record(latencyNanos);
     heartbeatWindow.get().record(latencyNanos);
-    long steady = steadySince;
+    long steady = steadySince();
     if (steady != 0 && begunNanos - steady >= 0) {
       steadyHeartbeats.increment();
       steadyLatency.record(latencyNanos);
@@ -62,6 +90,11 @@ public final class FleetStats {
   /** Registrations answered (an agent registered again counts again). */
   public long registrations() {
     return registered.sum();
+  }
+
+  /** Agents that have registered. */
+  public long agentsUp() {
+    return agentsUp.get();
   }
 
   public long heartbeats() {

@@ -39,6 +39,7 @@ final class VirtualAgent {
   /** The agent's place in the interval: its beats are due at this instant (nanoTime) plus whole intervals. */
   private long phaseNanos;
   private boolean stopped;
+  private boolean up;
   private SimulatedRun current;
   /** The agent id the server answers with (the provisioned one, or a new one after a re-registration). */
   volatile String agentId;
@@ -105,6 +106,10 @@ final class VirtualAgent {
             Reply reply = ar.result();
             run.stats.registrationLatency.record(reply.latencyNanos());
             run.stats.registered.increment();
+            if (!up) {
+              up = true;
+              run.stats.agentUp();
+            }
             String id = reply.json().getString("agent_id");
             if (id != null) {
               agentId = id;
