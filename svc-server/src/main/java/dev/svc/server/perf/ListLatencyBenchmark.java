@@ -30,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * database ({@link ListSeed}; or reuses one seeded before, with {@code --home}), starts the real
  * server (the jar, plain HTTP, on that home) and times sequential GETs of the API's lists and the
  * dashboard's list pages after a warmup: p50, p99 and max per request, and the server's CPU time per
- * request (which a busy machine inflates far less than latency), with the machine's state.
+ * request beyond what it uses idle (which a busy machine inflates far less than latency), with the
+ * machine's state.
  * Prints figures; asserts nothing.
  *
  * <pre>scripts/bench-server lists [--results N] [--tests N] [--log-lines N] [--agents N] [--campaigns N]
@@ -40,6 +41,9 @@ import java.util.concurrent.TimeUnit;
  * for a before-and-after comparison; a database seeded by a newer build may be ahead of its schema.
  */
 public final class ListLatencyBenchmark {
+
+  /** How long the server's CPU use is read with no request, before the timed requests. */
+  private static final long IDLE_MS = 10_000;
 
   private ListLatencyBenchmark() {
   }
@@ -88,14 +92,15 @@ public final class ListLatencyBenchmark {
 
       List<Probe> probes = probes(http, base, seeded);
       String only = opts.get("only");
-      // what the server spends with no request at all (its timers): part of every figure below
+      // what the server spends with no request at all (its timers, two dispatcher sweeps): taken out of
+      // the CPU time per request below
       Duration idleFrom = cpu(server);
       long idleStart = System.nanoTime();
-      Thread.sleep(5_000); // measuring an idle interval: nothing to wait on
+      Thread.sleep(IDLE_MS); // measuring an idle interval: nothing to wait on
       double idleShare = (cpu(server).minus(idleFrom).toNanos()) / (double) (System.nanoTime() - idleStart);
-      System.out.printf(Locale.ROOT, "server idle: %.1f %% of a core over 5 s%n", 100 * idleShare);
+      System.out.printf(Locale.ROOT, "server idle: %.1f %% of a core over %d s%n", 100 * idleShare, IDLE_MS / 1000);
       System.out.printf("%nsequential GETs, %d warmup each (all before any is timed), then %d timed each (ms);"
-          + " cpu: the server's CPU time per request%n", warmup, reps);
+          + " cpu: the server's CPU time per request beyond its idle rate%n", warmup, reps);
       System.out.printf("%-44s %9s %8s %8s %8s %8s  %s%n", "request", "bytes", "p50", "p99", "max", "cpu", "path");
       probes.removeIf(probe -> only != null && Arrays.stream(only.split(",")).noneMatch(probe.name::contains));
       // every request warms up before any is timed: the first one timed would otherwise pay for compiling
@@ -110,12 +115,14 @@ public final class ListLatencyBenchmark {
         long[] nanos = new long[reps];
         int bytes = 0;
         Duration cpuFrom = cpu(server);
+        long loopStart = System.nanoTime();
         for (int i = 0; i < reps; i++) {
           long t0 = System.nanoTime();
           bytes = get(http, base + probe.path).length();
           nanos[i] = System.nanoTime() - t0;
         }
-        double cpuMs = cpu(server).minus(cpuFrom).toNanos() / 1e6 / reps;
+        double idleNanos = idleShare * (System.nanoTime() - loopStart);
+        double cpuMs = Math.max(0, cpu(server).minus(cpuFrom).toNanos() - idleNanos) / 1e6 / reps;
         Arrays.sort(nanos);
         System.out.printf(Locale.ROOT, "%-44s %9d %8.1f %8.1f %8.1f %8.1f  %s%n", probe.name, bytes, ms(nanos[reps / 2]),
             ms(nanos[(int) Math.ceil(reps * 0.99) - 1]), ms(nanos[reps - 1]), cpuMs, probe.path);
