@@ -6,6 +6,7 @@ import dev.svc.agent.AgentBus;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
 import dev.svc.agent.uplink.UplinkVerticle;
+import dev.svc.core.OnEventLoop;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -75,8 +76,8 @@ class LogServerVerticleTest {
     if (token != null) {
       options.putHeader("Authorization", "Bearer " + token);
     }
-    return client.request(options).compose(req -> req.send()).compose(resp -> resp.body()
-        .map(body -> new Reply(resp.statusCode(), body.toString())));
+    return OnEventLoop.call(vertx, () -> client.request(options).compose(req -> req.send()).compose(resp -> resp.body()
+        .map(body -> new Reply(resp.statusCode(), body.toString()))));
   }
 
   private void log(String command, String test, String line) {

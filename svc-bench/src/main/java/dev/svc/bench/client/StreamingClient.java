@@ -1,7 +1,8 @@
 package dev.svc.bench.client;
 
-import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.measure.RequestRecord.TokenSource;
+import dev.svc.bench.measure.RequestRecord;
+import dev.svc.core.OnEventLoop;
 import dev.svc.engines.codec.ServerTimings;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -30,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class StreamingClient {
 
+  private final Vertx vertx;
   private final HttpClientAgent http;
   private final String host;
   private final int port;
@@ -46,6 +48,7 @@ public final class StreamingClient {
 
   private StreamingClient(Vertx vertx, String host, int port, int maxConnections, long idleTimeoutMs, boolean pooled,
       int loops) {
+    this.vertx = vertx;
     this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(pooled).setTcpNoDelay(true)
             .setMaxInitialLineLength(8192).setDecompressionSupported(false),
         new PoolOptions().setHttp1MaxSize(maxConnections).setMaxWaitQueueSize(-1));
@@ -84,8 +87,10 @@ public final class StreamingClient {
         .putHeader("Content-Type", "application/json")
         .putHeader("Accept", spec.streaming() ? "text/event-stream" : "application/json");
     if (pooled) {
-      http.request(options).onComplete(ar -> exchange.start(ar, spec.body()));
-      return exchange.promise.future();
+      return OnEventLoop.call(vertx, () -> {
+        http.request(options).onComplete(ar -> exchange.start(ar, spec.body()));
+        return exchange.promise.future();
+      });
     }
     Context caller = Vertx.currentContext();
     Context loop = loops[Math.floorMod(nextLoop.getAndIncrement(), loops.length)];

@@ -6,6 +6,7 @@ import dev.svc.bench.VertxTest;
 import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.measure.RequestRecord;
+import dev.svc.core.OnEventLoop;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
@@ -48,8 +49,9 @@ class EmulatorLatenessTest extends VertxTest {
   }
 
   private JsonObject stats(EngineEmulator emulator) throws Exception {
-    return await(vertx.createHttpClient().request(HttpMethod.GET, emulator.port(), "127.0.0.1", "/stats")
-        .compose(r -> r.send()).compose(r -> r.body()).map(b -> b.toJsonObject()));
+    return await(OnEventLoop.call(vertx, () -> vertx.createHttpClient()
+        .request(HttpMethod.GET, emulator.port(), "127.0.0.1", "/stats")
+        .compose(r -> r.send()).compose(r -> r.body()).map(b -> b.toJsonObject())));
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.emulator.EngineEmulator;
 import dev.svc.bench.measure.RequestRecord;
+import dev.svc.core.OnEventLoop;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
@@ -107,8 +108,9 @@ class EmulateCommandTest {
     await(client.close());
     // its own lateness, so that a user can tell it apart from the client's: served as JSON ...
     int emulatorPort = Integer.parseInt(port.group(1));
-    JsonObject stats = await(vertx.createHttpClient().request(HttpMethod.GET, emulatorPort, "127.0.0.1", "/stats")
-        .compose(r -> r.send()).compose(r -> r.body()).map(b -> b.toJsonObject()));
+    JsonObject stats = await(OnEventLoop.call(vertx, () -> vertx.createHttpClient()
+        .request(HttpMethod.GET, emulatorPort, "127.0.0.1", "/stats")
+        .compose(r -> r.send()).compose(r -> r.body()).map(b -> b.toJsonObject())));
     assertThat(stats.getLong("requests")).isEqualTo(3);
     assertThat(stats.getJsonObject("first_token_late_ms").getLong("count")).isEqualTo(3);
     assertThat(stats.getJsonObject("token_late_ms").getLong("count")).isEqualTo(3 * 6);

@@ -2,6 +2,7 @@ package dev.svc.server.housekeeping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.core.OnEventLoop;
 import dev.svc.core.Timestamps;
 import dev.svc.server.TestServer;
 import dev.svc.server.TestServers;
@@ -237,8 +238,9 @@ class RetentionTest {
     try {
       CompletableFuture<List<Long>> ids = new CompletableFuture<>();
       StringBuilder body = new StringBuilder();
-      http.request(new RequestOptions().setMethod(HttpMethod.GET).setURI("/api/v1/events?last_event_id=" + lastEventId)
-          .putHeader("Accept", "text/event-stream")).compose(req -> req.send()).onSuccess(resp -> resp.handler(chunk -> {
+      OnEventLoop.call(server.vertx(), () -> http.request(new RequestOptions().setMethod(HttpMethod.GET)
+          .setURI("/api/v1/events?last_event_id=" + lastEventId).putHeader("Accept", "text/event-stream"))
+          .compose(req -> req.send()).onSuccess(resp -> resp.handler(chunk -> {
             body.append(chunk.toString());
             List<Long> seen = new ArrayList<>();
             Matcher m = FRAME_ID.matcher(body);
@@ -248,7 +250,7 @@ class RetentionTest {
             if (seen.size() >= count) {
               ids.complete(seen);
             }
-          })).onFailure(ids::completeExceptionally);
+          }))).onFailure(ids::completeExceptionally);
       return ids.get(15, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new AssertionError("The replay did not arrive", e);

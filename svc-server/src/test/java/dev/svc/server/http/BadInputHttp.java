@@ -1,10 +1,12 @@
 package dev.svc.server.http;
 
+import dev.svc.core.OnEventLoop;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.core.tls.IssuedKeyPair;
 import dev.svc.server.TestServer;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -24,9 +26,11 @@ final class BadInputHttp implements AutoCloseable {
   record Reply(int status, String contentType, String body) {
   }
 
+  private final Vertx vertx;
   private final HttpClient client;
 
-  private BadInputHttp(HttpClient client) {
+  private BadInputHttp(Vertx vertx, HttpClient client) {
+    this.vertx = vertx;
     this.client = client;
   }
 
@@ -42,7 +46,7 @@ final class BadInputHttp implements AutoCloseable {
             .setKeyValue(Buffer.buffer(issued.privateKeyPem())));
       }
     }
-    return new BadInputHttp(server.vertx().createHttpClient(options));
+    return new BadInputHttp(server.vertx(), server.vertx().createHttpClient(options));
   }
 
   /** Sends and waits; a String or Buffer body goes out as application/json unless the headers say otherwise. */
@@ -56,7 +60,7 @@ final class BadInputHttp implements AutoCloseable {
       options.putHeader("Content-Type", "application/json");
     }
     try {
-      return client.request(options).compose(request -> {
+      return OnEventLoop.call(vertx, () -> client.request(options).compose(request -> {
         Future<io.vertx.core.http.HttpClientResponse> response = buffer == null ? request.send() : request.send(buffer);
         return response.compose(r -> {
           String type = r.getHeader("Content-Type");
@@ -66,7 +70,7 @@ final class BadInputHttp implements AutoCloseable {
           }
           return r.body().map(b -> new Reply(r.statusCode(), type, b.toString()));
         });
-      }).await();
+      })).await();
     } catch (Exception e) {
       throw new IllegalStateException(method + " " + uri + " failed: " + e, e);
     }

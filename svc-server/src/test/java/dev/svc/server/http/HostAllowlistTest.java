@@ -2,6 +2,7 @@ package dev.svc.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.core.OnEventLoop;
 import dev.svc.server.TestServer;
 import dev.svc.server.TestServers;
 import io.vertx.core.buffer.Buffer;
@@ -59,11 +60,12 @@ class HostAllowlistTest {
     if (body != null) {
       options.putHeader("Content-Type", "application/json");
     }
-    return http.request(options).compose(request -> {
+    HttpClient client = http;
+    return OnEventLoop.call(server.vertx(), () -> client.request(options).compose(request -> {
       request.authority(HostAndPort.create(host, server.port()));
       return (body == null ? request.send() : request.send(body.toBuffer()))
           .compose(r -> r.body().map(b -> new Reply(r.statusCode(), r.getHeader("Content-Type"), b.toString())));
-    }).await();
+    })).await();
   }
 
   private Reply get(TestServer server, String path, String host) {

@@ -2,11 +2,13 @@ package dev.svc.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.core.OnEventLoop;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.core.tls.Csr;
 import dev.svc.core.tls.IssuedKeyPair;
 import dev.svc.server.TestServer;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -25,8 +27,10 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.spec.ECGenParameterSpec;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.IntPredicate;
@@ -112,6 +116,7 @@ class SecurityDocTest {
 
   private TestServer server;
   private final List<HttpClient> clients = new ArrayList<>();
+  private final Map<HttpClient, Vertx> owners = new IdentityHashMap<>();
   private HttpClient plain;
   private HttpClient certA;
   private HttpClient certB;
@@ -511,18 +516,18 @@ class SecurityDocTest {
   }
 
   /** Sends and waits; an event stream is answered by its status and headers, and then cut off. */
-  private static Reply send(HttpClient client, HttpMethod method, String path, MultiMap headers, Buffer body, Row row) {
+  private Reply send(HttpClient client, HttpMethod method, String path, MultiMap headers, Buffer body, Row row) {
     RequestOptions options = new RequestOptions().setMethod(method).setURI(path).setHeaders(headers)
         .setIdleTimeout(15_000);
     try {
-      return client.request(options).compose(request -> (body == null ? request.send() : request.send(body))
+      return OnEventLoop.call(owners.get(client), () -> client.request(options).compose(request -> (body == null ? request.send() : request.send(body))
           .compose(response -> {
             String type = response.getHeader("Content-Type");
             if (type != null && type.startsWith("text/event-stream")) {
               return response.request().reset().map(v -> new Reply(response.statusCode(), response.headers(), ""));
             }
             return response.body().map(b -> new Reply(response.statusCode(), response.headers(), b.toString()));
-          })).await();
+          }))).await();
     } catch (RuntimeException e) {
       throw new IllegalStateException((row == null ? "" : row + ": ") + method + " " + path + " failed: "
           + e.getMessage(), e);
@@ -541,6 +546,7 @@ class SecurityDocTest {
     }
     HttpClient created = target.vertx().createHttpClient(options);
     clients.add(created);
+    owners.put(created, target.vertx());
     return created;
   }
 

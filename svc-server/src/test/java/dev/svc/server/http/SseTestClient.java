@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.core.OnEventLoop;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -7,6 +8,7 @@ import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.internal.http.HttpClientInternal;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -95,10 +97,13 @@ final class SseTestClient implements AutoCloseable {
     this.options = options;
   }
 
-  /** Opens the stream and waits for the status and headers; the handlers are set before any data is read. */
+  /**
+   * Opens the stream and waits for the status and headers; the handlers are set before any data is
+   * read (on the client's event loop, in the callback of the response's head).
+   */
   static SseTestClient open(HttpClient http, String uri, Options options) {
     RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET).setURI(uri).setHeaders(options.headers);
-    return http.request(request)
+    return OnEventLoop.call(((HttpClientInternal) http).vertx(), () -> http.request(request)
         .compose(req -> req.send().map(resp -> {
           SseTestClient client = new SseTestClient(req, resp, options);
           resp.handler(client::onData);
@@ -108,7 +113,7 @@ final class SseTestClient implements AutoCloseable {
             resp.pause();
           }
           return client;
-        }))
+        })))
         .await();
   }
 
