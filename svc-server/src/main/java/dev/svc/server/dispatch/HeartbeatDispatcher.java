@@ -273,7 +273,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
     return agents.silentSince(cutoff).compose(silent -> each(silent, agent -> agents.settings(agent.getString("id"))
         .compose(settings -> {
           long staleMs = timings.staleMs(AgentSettings.heartbeatIntervalS(settings));
-          if (!silentFor(agent, staleMs)) {
+          if (!silentFor(agent.getString("id"), agent.getString("last_heartbeat_at"), staleMs)) {
             return Future.succeededFuture();
           }
           return events.write(conn -> agents.moveStatus(conn, agent.getString("id"), agent.getString("status"),
@@ -283,25 +283,26 @@ public final class HeartbeatDispatcher extends VerticleBase {
         })));
   }
 
+  /**
+   * Fails the running test of each agent offline for longer than its stale window plus a lease. One
+   * query for the running tests on offline agents (an agent offline for a month is not read again
+   * every sweep); its settings and unwritten heartbeats come from memory.
+   */
   private Future<Void> failLostTests() {
-    String cutoff = Timestamps.format(Instant.now().minusMillis(timings.minStaleMs()));
-    return agents.offlineSince(cutoff).compose(offline -> each(offline, agent -> agents.settings(agent.getString("id"))
-        .compose(settings -> {
-          int interval = AgentSettings.heartbeatIntervalS(settings);
-          if (!silentFor(agent, timings.staleMs(interval) + timings.leaseMs(interval))) {
-            return Future.succeededFuture();
-          }
-          return tests.activeOfAgent(agent.getString("id")).compose(held -> each(held, test ->
-              QuickTestStatus.RUNNING.wireName().equals(test.getString("status"))
-                  ? move(test, QuickTestStatus.RUNNING, QuickTestStatus.FAILED, AGENT_LOST)
-                  : Future.succeededFuture()));
-        })));
+    return tests.runningOnOfflineAgents().compose(running -> each(running, test -> {
+      String agentId = test.getString("agent_id");
+      int interval = AgentSettings.heartbeatIntervalS(fleet.settings(agentId));
+      long lostAfterMs = timings.staleMs(interval) + timings.leaseMs(interval);
+      if (!silentFor(agentId, test.getString("agent_last_heartbeat_at"), lostAfterMs)) {
+        return Future.succeededFuture();
+      }
+      return move(test, QuickTestStatus.RUNNING, QuickTestStatus.FAILED, AGENT_LOST);
+    }));
   }
 
   /** Silent for {@code ms}, counting heartbeats not written yet, and never since before this server started. */
-  private boolean silentFor(JsonObject agent, long ms) {
-    return fleet.lastHeard(agent.getString("id"), agent.getString("last_heartbeat_at")).plusMillis(ms)
-        .isBefore(Instant.now());
+  private boolean silentFor(String agentId, String writtenLastHeartbeat, long ms) {
+    return fleet.lastHeard(agentId, writtenLastHeartbeat).plusMillis(ms).isBefore(Instant.now());
   }
 
   // --- helpers ---

@@ -39,8 +39,6 @@ public final class AgentStore {
       + " gpu_memory_used_gb = ?, storage_gb_free = ?, uptime_s = ?, last_heartbeat_at = ? WHERE id = ?";
   private static final String SILENT = "SELECT * FROM agents WHERE" + LIVE + "AND is_test_agent = 0"
       + " AND status NOT IN ('offline', 'provisioned') AND last_heartbeat_at < ?";
-  private static final String OFFLINE = "SELECT * FROM agents WHERE" + LIVE + "AND is_test_agent = 0"
-      + " AND status = 'offline' AND last_heartbeat_at < ?";
   private static final String SET_STATUS = "UPDATE agents SET status = ? WHERE id = ? AND status = ?";
   private static final String PATCH = "UPDATE agents SET name = ?, notes = ?, tags = ? WHERE id = ?";
   private static final String DELETE = "UPDATE agents SET deleted_at = ?, status = 'deleted' WHERE id = ? AND" + LIVE;
@@ -182,11 +180,6 @@ public final class AgentStore {
   /** Real agents, not yet offline, whose last written heartbeat is older than {@code cutoff}. */
   public Future<List<JsonObject>> silentSince(String cutoff) {
     return withLatestBeats(Sql.rows(pool, SILENT, Tuple.of(cutoff)));
-  }
-
-  /** Real agents marked offline whose last written heartbeat is older than {@code cutoff}. */
-  public Future<List<JsonObject>> offlineSince(String cutoff) {
-    return withLatestBeats(Sql.rows(pool, OFFLINE, Tuple.of(cutoff)));
   }
 
   /** Compare-and-set of an agent's status; false when it changed meanwhile. */

@@ -32,6 +32,9 @@ public final class QuickTestStore {
   private static final String EXPIRED_LEASES = SELECT + " WHERE q.status = 'dispatched' AND q.lease_expires_at < ?"
       + " ORDER BY q.lease_expires_at";
   private static final String ACTIVE_OF_AGENT = SELECT + " WHERE q.agent_id = ? AND q.status IN ('dispatched','running')";
+  private static final String RUNNING_ON_OFFLINE_AGENTS = "SELECT q.*, a.last_heartbeat_at AS agent_last_heartbeat_at"
+      + " FROM quick_tests q JOIN agents a ON a.id = q.agent_id WHERE q.status = 'running' AND a.status = 'offline'"
+      + " AND a.is_test_agent = 0 AND a.deleted_at IS NULL";
   private static final String HELD_BY_AGENT = SELECT + " WHERE q.agent_id = ?"
       + " AND q.status IN ('queued','dispatched','running') ORDER BY q.created_at, q.id";
   private static final String NEXT_ON_TEST_AGENT = SELECT + " WHERE q.agent_id = ? AND q.status IN ('queued','running')"
@@ -182,6 +185,14 @@ public final class QuickTestStore {
   /** The tests an agent holds: dispatched or running. */
   public Future<List<JsonObject>> activeOfAgent(String agentId) {
     return Sql.rows(pool, ACTIVE_OF_AGENT, Tuple.of(agentId));
+  }
+
+  /**
+   * Running tests of live real agents now marked offline, each with its agent's written
+   * {@code agent_last_heartbeat_at}: few, whatever the size of the fleet.
+   */
+  public Future<List<JsonObject>> runningOnOfflineAgents() {
+    return Sql.rows(pool, RUNNING_ON_OFFLINE_AGENTS, Tuple.tuple());
   }
 
   /** The tests an agent still has to run or is running: queued, dispatched or running, oldest first. */
