@@ -145,7 +145,7 @@ public final class CertificateAuthority {
     }
     try {
       if (!verified.containsKey(candidate)) {
-        candidate.verify(certificate.getPublicKey());
+        candidate.verify(certificate.getPublicKey(), Keys.SIGNATURES);
         verified.put(candidate, Boolean.TRUE);
       }
       candidate.checkValidity();

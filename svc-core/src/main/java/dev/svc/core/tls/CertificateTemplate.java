@@ -58,7 +58,8 @@ final class CertificateTemplate {
 
   X509Certificate signWith(PrivateKey signingKey) {
     try {
-      var signer = new JcaContentSignerBuilder(Keys.signatureAlgorithm(signingKey)).build(signingKey);
+      var signer = new JcaContentSignerBuilder(Keys.signatureAlgorithm(signingKey)).setProvider(Keys.SIGNATURES)
+          .build(signingKey);
       return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
     } catch (OperatorCreationException | CertificateException e) {
       throw new IllegalStateException("Could not sign the certificate", e);

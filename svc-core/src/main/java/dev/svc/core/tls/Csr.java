@@ -49,7 +49,8 @@ public final class Csr {
     boolean signatureValid;
     try {
       publicKey = new JcaPKCS10CertificationRequest(request).getPublicKey();
-      ContentVerifierProvider verifier = new JcaContentVerifierProviderBuilder().build(publicKey);
+      ContentVerifierProvider verifier = new JcaContentVerifierProviderBuilder().setProvider(Keys.SIGNATURES)
+          .build(publicKey);
       signatureValid = request.isSignatureValid(verifier);
     } catch (OperatorCreationException | PKCSException | GeneralSecurityException
         | RuntimeException e) {
