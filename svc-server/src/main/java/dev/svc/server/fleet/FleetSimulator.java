@@ -16,6 +16,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.net.ClientSSLOptions;
 import io.vertx.core.net.KeyCertOptions;
+import io.vertx.core.net.OpenSSLEngineOptions;
 import io.vertx.core.net.TrustOptions;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -221,6 +222,10 @@ public final class FleetSimulator {
     HttpClientOptions agentOptions = new HttpClientOptions().setKeepAlive(true).setConnectTimeout(10_000)
         // a connection idle for a whole interval stays open: agents beat on it again
         .setKeepAliveTimeout(Math.max(60, 3 * options.intervalS() + 30));
+    if (options.https() && OpenSSLEngineOptions.isAvailable()) {
+      // thousands of client handshakes in the JDK's TLS would take the simulator most of a core
+      agentOptions.setSslEngineOptions(new OpenSSLEngineOptions());
+    }
     List<Context> loops = eventLoops();
     agents = new VirtualAgent[credentials.length];
     if (options.sharedConnections() > 0) {
