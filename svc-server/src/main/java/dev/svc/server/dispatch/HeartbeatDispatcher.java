@@ -169,23 +169,23 @@ public final class HeartbeatDispatcher extends VerticleBase {
    * command may be unacknowledged (none is, once a delivery found none and none was stored since).
    */
   private Future<List<JsonObject>> deliverCommands(String agentId, List<String> acks) {
-    if (!fleet.mayHaveCommands(agentId)) {
+    if (!fleet.commands().isSet(agentId)) {
       return Future.succeededFuture(List.of());
     }
-    long version = fleet.commandsVersion(agentId);
+    long version = fleet.commands().version(agentId);
     return commands.deliver(agentId, acks).onSuccess(pending -> {
       if (pending.isEmpty()) {
-        fleet.noCommands(agentId, version);
+        fleet.commands().clear(agentId, version);
       }
     });
   }
 
   /** Dispatches the oldest queued test when the agent may have one and holds no active test. */
   private Future<JsonArray> dispatchQueued(String agentId, int intervalS, JsonArray out) {
-    if (!fleet.mayHaveWork(agentId)) {
+    if (!fleet.work().isSet(agentId)) {
       return Future.succeededFuture(out);
     }
-    long version = fleet.workVersion(agentId);
+    long version = fleet.work().version(agentId);
     return tests.hasActiveTest(agentId)
         .compose(busy -> busy ? Future.succeededFuture(out) : dispatchOldest(agentId, intervalS, version, out));
   }
@@ -219,7 +219,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
   private Future<JsonArray> dispatchOldest(String agentId, int intervalS, long workVersion, JsonArray out) {
     return tests.oldestQueued(agentId).compose(next -> {
       if (next.isEmpty()) {
-        fleet.noWork(agentId, workVersion);
+        fleet.work().clear(agentId, workVersion);
         return Future.succeededFuture(out);
       }
       JsonObject test = next.get();

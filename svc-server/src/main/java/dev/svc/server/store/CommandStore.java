@@ -45,7 +45,7 @@ public final class CommandStore {
   }
 
   public Future<Void> enqueue(String id, String agentId, String type, String testId, JsonObject payload) {
-    return enqueue(pool, id, agentId, type, testId, payload).onSuccess(v -> fleet.commandQueued(agentId));
+    return enqueue(pool, id, agentId, type, testId, payload).onSuccess(v -> fleet.commands().mark(agentId));
   }
 
   /**

@@ -235,41 +235,14 @@ public final class LiveFleet {
 
   // --- queued work and commands ---
 
-  /** Tells the next heartbeats of this agent to look for queued tests: one was queued or requeued (committed). */
-  public void workQueued(String agentId) {
-    work.mark(agentId);
+  /** Whether an agent may have a queued test: marked when one was queued or requeued (committed). */
+  public Marks work() {
+    return work;
   }
 
-  /** Whether the agent may have a queued test: marked and not found empty since. */
-  public boolean mayHaveWork(String agentId) {
-    return work.isSet(agentId);
-  }
-
-  /** Read before looking for queued work; pass it to {@link #noWork} when none was found. */
-  public long workVersion(String agentId) {
-    return work.version(agentId);
-  }
-
-  /** Nothing was queued for the agent when looked for after {@code version}: stop looking until marked again. */
-  public void noWork(String agentId, long version) {
-    work.clear(agentId, version);
-  }
-
-  /** Tells the next heartbeats of this agent to deliver commands: one was stored (committed). */
-  public void commandQueued(String agentId) {
-    commands.mark(agentId);
-  }
-
-  public boolean mayHaveCommands(String agentId) {
-    return commands.isSet(agentId);
-  }
-
-  public long commandsVersion(String agentId) {
-    return commands.version(agentId);
-  }
-
-  public void noCommands(String agentId, long version) {
-    commands.clear(agentId, version);
+  /** Whether an agent may have commands to deliver: marked when one was stored (committed). */
+  public Marks commands() {
+    return commands;
   }
 
   /**
@@ -277,26 +250,30 @@ public final class LiveFleet {
    * setter counts up after its write commits, the reader clears up to the count it read before
    * querying. A set that races a clear is never lost.
    */
-  private static final class Marks {
+  public static final class Marks {
     private final Map<String, Mark> marks = new ConcurrentHashMap<>();
 
-    void mark(String id) {
+    /** Tells the agent's next heartbeats to look (after the write that calls for it committed). */
+    public void mark(String id) {
       if (id != null) {
         marks.computeIfAbsent(id, k -> new Mark()).count.incrementAndGet();
       }
     }
 
-    long version(String id) {
+    /** Read before looking; pass it to {@link #clear} when the lookup found nothing. */
+    public long version(String id) {
       Mark mark = marks.get(id);
       return mark == null ? 0 : mark.count.get();
     }
 
-    boolean isSet(String id) {
+    /** Marked and not found empty since. */
+    public boolean isSet(String id) {
       Mark mark = marks.get(id);
       return mark != null && mark.count.get() > mark.cleared;
     }
 
-    void clear(String id, long version) {
+    /** Nothing was found when looked for after {@code version}: stop looking until marked again. */
+    public void clear(String id, long version) {
       Mark mark = marks.get(id);
       if (mark != null) {
         synchronized (mark) {

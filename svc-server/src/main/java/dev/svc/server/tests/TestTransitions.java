@@ -60,7 +60,7 @@ public final class TestTransitions {
           if (stored && onTestAgent) {
             bus.send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", test.getString("id")));
           } else if (stored) {
-            fleet.workQueued(test.getString("agent_id"));
+            fleet.work().mark(test.getString("agent_id"));
           }
           return stored;
         });
@@ -102,7 +102,7 @@ public final class TestTransitions {
     return refusedAsLost(events.write(conn -> move(conn, test, from, to, error, by)
         .map(moved -> moved.isEmpty() ? Written.of(false) : Written.of(true, moved)))).onSuccess(moved -> {
           if (moved && to == QuickTestStatus.QUEUED) {
-            fleet.workQueued(test.getString("agent_id"));
+            fleet.work().mark(test.getString("agent_id"));
           }
         });
   }
@@ -140,7 +140,7 @@ public final class TestTransitions {
           .map(moved -> moved.isEmpty() ? Written.of(false) : Written.of(true, moved)))
           .onSuccess(moved -> {
             if (moved) {
-              fleet.commandQueued(test.getString("agent_id"));
+              fleet.commands().mark(test.getString("agent_id"));
             }
           })
           .compose(moved -> moved || retries <= 1 ? Future.succeededFuture(moved) : fail(testId, error, retries - 1));

@@ -13,38 +13,38 @@ class LiveFleetTest {
 
   @Test
   void aLookupThatFindsNothingClearsTheFlagUnlessWorkWasQueuedSinceItBegan() {
-    assertThat(fleet.mayHaveWork("a")).isFalse();
-    fleet.workQueued("a");
-    assertThat(fleet.mayHaveWork("a")).isTrue();
-    fleet.noWork("a", fleet.workVersion("a"));
-    assertThat(fleet.mayHaveWork("a")).isFalse();
+    assertThat(fleet.work().isSet("a")).isFalse();
+    fleet.work().mark("a");
+    assertThat(fleet.work().isSet("a")).isTrue();
+    fleet.work().clear("a", fleet.work().version("a"));
+    assertThat(fleet.work().isSet("a")).isFalse();
 
-    fleet.workQueued("a");
-    long lookupBegan = fleet.workVersion("a");
-    fleet.workQueued("a"); // committed after the lookup's query ran
-    fleet.noWork("a", lookupBegan);
-    assertThat(fleet.mayHaveWork("a")).as("queued during the lookup").isTrue();
+    fleet.work().mark("a");
+    long lookupBegan = fleet.work().version("a");
+    fleet.work().mark("a"); // committed after the lookup's query ran
+    fleet.work().clear("a", lookupBegan);
+    assertThat(fleet.work().isSet("a")).as("queued during the lookup").isTrue();
 
-    long later = fleet.workVersion("a");
-    fleet.noWork("a", later);
-    fleet.noWork("a", lookupBegan); // a slower, older lookup ends last
-    assertThat(fleet.mayHaveWork("a")).isFalse();
-    fleet.workQueued("a");
-    assertThat(fleet.mayHaveWork("a")).isTrue();
-    assertThat(fleet.mayHaveWork("b")).as("flags are per agent").isFalse();
+    long later = fleet.work().version("a");
+    fleet.work().clear("a", later);
+    fleet.work().clear("a", lookupBegan); // a slower, older lookup ends last
+    assertThat(fleet.work().isSet("a")).isFalse();
+    fleet.work().mark("a");
+    assertThat(fleet.work().isSet("a")).isTrue();
+    assertThat(fleet.work().isSet("b")).as("flags are per agent").isFalse();
   }
 
   @Test
   void commandsHaveTheirOwnFlag() {
-    fleet.commandQueued("a");
-    assertThat(fleet.mayHaveCommands("a")).isTrue();
-    assertThat(fleet.mayHaveWork("a")).isFalse();
-    long lookupBegan = fleet.commandsVersion("a");
-    fleet.commandQueued("a");
-    fleet.noCommands("a", lookupBegan);
-    assertThat(fleet.mayHaveCommands("a")).isTrue();
-    fleet.noCommands("a", fleet.commandsVersion("a"));
-    assertThat(fleet.mayHaveCommands("a")).isFalse();
+    fleet.commands().mark("a");
+    assertThat(fleet.commands().isSet("a")).isTrue();
+    assertThat(fleet.work().isSet("a")).isFalse();
+    long lookupBegan = fleet.commands().version("a");
+    fleet.commands().mark("a");
+    fleet.commands().clear("a", lookupBegan);
+    assertThat(fleet.commands().isSet("a")).isTrue();
+    fleet.commands().clear("a", fleet.commands().version("a"));
+    assertThat(fleet.commands().isSet("a")).isFalse();
   }
 
   @Test
