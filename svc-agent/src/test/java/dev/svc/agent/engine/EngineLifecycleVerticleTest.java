@@ -16,7 +16,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -159,8 +158,7 @@ class EngineLifecycleVerticleTest {
     assertThat(share.resolve("llama/tiny.gguf")).isRegularFile();
     assertThat(home.results().resolve("it-c1/metrics.json")).isRegularFile();
     assertThat(runContainers("it-c1")).isEmpty();
-    assertThat(docker.listContainersCmd().withShowAll(true).exec()).as("containers left behind")
-        .noneMatch(c -> LlamaServerImage.TAG.equals(c.getImage()) && Arrays.stream(c.getNames()).anyMatch(n -> n.startsWith("/kitt-")));
+    assertThat(LlamaServerImage.containersMounting(docker, temp)).as("containers left behind").isEmpty();
 
     waitFor(() -> !send(AgentBus.ENGINE_STATE, new JsonObject()).getBoolean("busy"), 10, "idle");
     // a resend after the end is still the same command: nothing runs again

@@ -174,9 +174,7 @@ class RunCommandTest {
       assertThat(server.getInteger("requests")).isEqualTo(30);
       assertTheClientsTimesAgreeWithLlamaCpps(requestLines(out.resolve("requests.jsonl.gz"), "latency"));
     } finally {
-      assertThat(docker.listContainersCmd().withShowAll(true).exec())
-          .as("containers left behind").noneMatch(c -> LlamaServerImage.TAG.equals(c.getImage())
-              && Arrays.stream(c.getNames()).anyMatch(n -> n.startsWith("/kitt-")));
+      assertThat(LlamaServerImage.containersMounting(docker, temp)).as("containers left behind").isEmpty();
     }
   }
 
