@@ -80,8 +80,21 @@ public final class SvcServer {
     return vertx.executeBlocking(() -> {
       // before anything is written there: the home and its secrets are owner-only
       config.home().securePrivateFiles();
-      return config.insecure() ? null : ServerTls.prepare(config);
-    }, false).compose(tls -> config.legacy() ? startLegacy(vertx, config, tls) : startFull(vertx, config, tls));
+      return null;
+    }, false).compose(v -> {
+      // the TLS material and the database do not depend on each other: both made ready at once, on two workers
+      Future<ServerTls> tls = vertx.executeBlocking(() -> config.insecure() ? null : ServerTls.prepare(config), false);
+      if (config.legacy()) {
+        return tls.compose(t -> startLegacy(vertx, config, t));
+      }
+      Future<SqlDatabase> db = SqlDatabase.open(vertx, config.effectiveDbUrl());
+      return Future.join(tls, db).transform(ar -> {
+        if (ar.failed() && db.succeeded()) {
+          db.result().close();
+        }
+        return ar.failed() ? Future.failedFuture(ar.cause()) : startFull(vertx, config, tls.result(), db);
+      });
+    });
   }
 
   /**
@@ -154,8 +167,8 @@ public final class SvcServer {
             ApiRouter.describe(routes.get())));
   }
 
-  private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls) {
-    return SqlDatabase.open(vertx, config.effectiveDbUrl()).compose(db -> {
+  private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls, Future<SqlDatabase> opened) {
+    return opened.compose(db -> {
       SettingsStore settingsStore = new SettingsStore(db.pool());
       return sessionKey(vertx, config, settingsStore).compose(sessionKey -> {
         EngineCatalog engines = EngineCatalog.load(config.home());

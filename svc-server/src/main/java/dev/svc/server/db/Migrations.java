@@ -1,9 +1,7 @@
 package dev.svc.server.db;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.logging.Level;
@@ -35,9 +33,14 @@ public final class Migrations {
   private Migrations() {
   }
 
-  /** Applies every pending changeset; returns how many were applied. */
+  /**
+   * Applies every pending changeset, then records the changelog's fingerprint (AppliedChangelog),
+   * by which later starts skip Liquibase; returns how many were applied.
+   */
   public static int update(Connection connection) throws Exception {
-    return run(connection, null);
+    int applied = run(connection, null);
+    AppliedChangelog.recordFingerprint(connection);
+    return applied;
   }
 
   /** Applies pending changesets up to version {@code upTo} (used to build old databases in tests). */
@@ -47,17 +50,7 @@ public final class Migrations {
 
   /** The highest changeset version recorded in the database, 0 when none. */
   public static int appliedVersion(Connection connection) throws SQLException {
-    if (!hasChangelogTable(connection)) {
-      return 0;
-    }
-    int max = 0;
-    try (Statement st = connection.createStatement();
-         ResultSet rs = st.executeQuery("SELECT id FROM DATABASECHANGELOG")) {
-      while (rs.next()) {
-        max = Math.max(max, SchemaVersion.numberOf(rs.getString(1)));
-      }
-    }
-    return max;
+    return AppliedChangelog.version(connection);
   }
 
   private static int run(Connection connection, Integer upTo) throws Exception {
@@ -71,7 +64,7 @@ public final class Migrations {
   }
 
   private static int runLiquibase(Connection connection, Integer upTo) throws Exception {
-    int before = appliedCount(connection);
+    int before = AppliedChangelog.count(connection);
     Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
     Map<String, Object> scope = new HashMap<>();
     scope.put("liquibase.analytics.enabled", false);
@@ -90,28 +83,6 @@ public final class Migrations {
           .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
           .execute();
     });
-    return appliedCount(connection) - before;
-  }
-
-  private static int appliedCount(Connection connection) throws SQLException {
-    if (!hasChangelogTable(connection)) {
-      return 0;
-    }
-    try (Statement st = connection.createStatement();
-         ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM DATABASECHANGELOG")) {
-      rs.next();
-      return rs.getInt(1);
-    }
-  }
-
-  private static boolean hasChangelogTable(Connection connection) throws SQLException {
-    for (String name : new String[] {"DATABASECHANGELOG", "databasechangelog"}) {
-      try (ResultSet rs = connection.getMetaData().getTables(null, null, name, null)) {
-        if (rs.next()) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return AppliedChangelog.count(connection) - before;
   }
 }

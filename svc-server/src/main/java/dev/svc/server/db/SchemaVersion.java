@@ -3,7 +3,10 @@ package dev.svc.server.db;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.Yaml;
@@ -18,6 +21,8 @@ public final class SchemaVersion {
 
   private static final List<String> IDS = readChangeSetIds();
 
+  private static final String FINGERPRINT = readFingerprint();
+
   private SchemaVersion() {
   }
 
@@ -29,12 +34,33 @@ public final class SchemaVersion {
     return IDS;
   }
 
+  /**
+   * The SHA-256 of the changelog's bytes (hex): any change to it, a new changeset or an edited one,
+   * gives another fingerprint, so the database it was applied to is migrated again (Migrations).
+   */
+  public static String fingerprint() {
+    return FINGERPRINT;
+  }
+
   /** The version number a changeset id stands for, or -1 when it is not of the form vN. */
   public static int numberOf(String changeSetId) {
     if (changeSetId == null || !changeSetId.matches("v[1-9]\\d*")) {
       return -1;
     }
     return Integer.parseInt(changeSetId.substring(1));
+  }
+
+  private static String readFingerprint() {
+    try (InputStream in = SchemaVersion.class.getClassLoader().getResourceAsStream(CHANGELOG)) {
+      if (in == null) {
+        throw new IllegalStateException(CHANGELOG + " is missing from the classpath");
+      }
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(in.readAllBytes()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
   }
 
   @SuppressWarnings("unchecked")

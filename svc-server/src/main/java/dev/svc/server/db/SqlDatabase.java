@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The server's database: SQLite by default (WAL, one writer connection, busy timeout so outside
  * tools can share the file) or PostgreSQL, both through vertx-jdbc-client. Migrations run on a
- * worker before the pool is handed out.
+ * worker before the pool is handed out, unless the database is already current (AppliedChangelog).
  */
 public final class SqlDatabase {
 
@@ -28,12 +28,14 @@ public final class SqlDatabase {
   private final String url;
   private final int schemaVersion;
   private final int appliedChangeSets;
+  private final boolean liquibaseRan;
 
-  private SqlDatabase(Pool pool, String url, int schemaVersion, int appliedChangeSets) {
+  private SqlDatabase(Pool pool, String url, int schemaVersion, int appliedChangeSets, boolean liquibaseRan) {
     this.pool = pool;
     this.url = url;
     this.schemaVersion = schemaVersion;
     this.appliedChangeSets = appliedChangeSets;
+    this.liquibaseRan = liquibaseRan;
   }
 
   public static String sqliteUrl(Path file) {
@@ -43,21 +45,26 @@ public final class SqlDatabase {
   public static Future<SqlDatabase> open(Vertx vertx, String url) {
     return vertx.executeBlocking(() -> {
       DataSource dataSource = dataSource(url);
-      int applied;
+      int applied = 0;
       int version;
+      boolean liquibase;
       try (Connection connection = dataSource.getConnection()) {
-        applied = Migrations.update(connection);
-        version = Migrations.appliedVersion(connection);
+        liquibase = !AppliedChangelog.isCurrent(connection);
+        if (liquibase) {
+          applied = Migrations.update(connection);
+        }
+        version = AppliedChangelog.version(connection);
       }
       if (version != SchemaVersion.current()) {
         throw new IllegalStateException("Database " + url + " is at schema v" + version
             + " but this build expects v" + SchemaVersion.current());
       }
-      LOG.info("Database schema v{} ({} changesets applied now)", version, applied);
+      LOG.info("Database schema v{} ({} changesets applied now{})", version, applied,
+          liquibase ? "" : "; changelog fingerprint current, Liquibase not run");
       boolean sqlite = url.startsWith("jdbc:sqlite:");
       PoolOptions options = new PoolOptions().setMaxSize(sqlite ? 1 : 8).setName("svc-db-" + url.hashCode());
       return new SqlDatabase(JDBCPool.pool(vertx, new AutoCommitRestoringDataSource(dataSource), options), url, version,
-          applied);
+          applied, liquibase);
     }, false);
   }
 
@@ -111,6 +118,11 @@ public final class SqlDatabase {
 
   public int appliedChangeSets() {
     return appliedChangeSets;
+  }
+
+  /** Whether this open ran Liquibase (false when the database was already current). */
+  public boolean liquibaseRan() {
+    return liquibaseRan;
   }
 
   public Future<Void> close() {

@@ -37,6 +37,12 @@ public final class ClosedLoop {
       return requests / seconds;
     }
 
+    /** Latency percentile {@code p} (50 or 99) in ms; NaN when no request was answered. */
+    public double latencyMs(int p) {
+      var s = latencyMs.summary();
+      return s == null ? Double.NaN : p == 50 ? s.p50() : p == 99 ? s.p99() : s.max();
+    }
+
     /** The server's CPU time per answered request, in µs (NaN when it was not sampled). */
     public double serverCpuMicrosPerRequest() {
       return requests == 0 ? Double.NaN : serverCpuSeconds * 1e6 / requests;

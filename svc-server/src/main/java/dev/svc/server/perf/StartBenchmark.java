@@ -2,6 +2,8 @@ package dev.svc.server.perf;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +35,8 @@ public final class StartBenchmark {
     System.out.printf("%d repeats; RSS idle %d s after healthy; heartbeat load over mutual TLS: %d agents,"
         + " %d connections, %d s%n", repeats, idle, agentCount, connections, loadSeconds);
     System.out.println(MachineState.header() + "; server JVM options: bin/svc's"
-        + (System.getenv("SVC_JAVA_OPTS") == null ? "" : " + SVC_JAVA_OPTS=" + System.getenv("SVC_JAVA_OPTS")));
+        + (System.getenv("SVC_JAVA_OPTS") == null ? "" : " + SVC_JAVA_OPTS=" + System.getenv("SVC_JAVA_OPTS"))
+        + "; class archive: " + classArchive());
     ServerProcess.HealthProbe.warm();
     MachineState.begin(); // loads OSHI before anything is measured
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())
@@ -73,6 +76,9 @@ public final class StartBenchmark {
           rssSecond = idleRssMib(server, idle);
           rssLoaded = loadedRssMib(vertx, server, agentCount, connections, loadSeconds);
         }
+        // SqlDatabase says so when the database was current: the second start should not run Liquibase
+        String liquibase = Files.readString(home.resolve("server.log")).contains("Liquibase not run")
+            ? "Liquibase skipped" : "Liquibase ran";
         ServerProcess.delete(home);
         first.add(t1);
         second.add(t2);
@@ -84,7 +90,7 @@ public final class StartBenchmark {
         System.out.printf(Locale.ROOT, "  %2d   %5.2f s (CPU %4.1f s), %4.0f MiB     %5.2f s (CPU %4.1f s), %4.0f MiB,"
             + " %4.0f MiB   %s%n", r, t1, cpu1, rssFirst, t2, cpu2, rssSecond, rssLoaded, machine.since());
         System.out.println("        CPU to healthy by thread, fresh HOME: " + threads1);
-        System.out.println("                              existing HOME: " + threads2);
+        System.out.println("                              existing HOME: " + threads2 + " (" + liquibase + ")");
       }
       System.out.printf(Locale.ROOT, "  range: start to healthy %s s on a fresh HOME, %s s on an existing one"
           + " (target ≤ 3 s)%n", HeartbeatBenchmark.range(first, d -> d, "%.2f"),
@@ -97,6 +103,21 @@ public final class StartBenchmark {
     } finally {
       vertx.close().await();
     }
+  }
+
+  /**
+   * Whether bin/svc hands svc web the class archive of scripts/web-class-archive: it does when the
+   * archive is newer than the jar (the figures differ by seconds).
+   */
+  private static String classArchive() throws IOException {
+    Path target = ServerProcess.appRoot().resolve("svc-server/target");
+    Path archive = target.resolve("svc-web.jsa");
+    if (!Files.exists(archive)) {
+      return "none (scripts/web-class-archive makes it)";
+    }
+    return Files.getLastModifiedTime(archive)
+        .compareTo(Files.getLastModifiedTime(target.resolve("svc-server.jar"))) > 0
+        ? "yes" : "older than the jar, not used (rerun scripts/web-class-archive)";
   }
 
   /** VmRSS after the server has been idle for {@code seconds} since it answered healthy. */
