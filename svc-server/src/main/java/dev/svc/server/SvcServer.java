@@ -37,6 +37,7 @@ import dev.svc.server.store.RetentionStore;
 import dev.svc.server.store.SettingsStore;
 import dev.svc.server.tls.ServerTls;
 import dev.svc.server.web.DashboardRoutes;
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
@@ -47,6 +48,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /** Starts the server of `svc web` (or its legacy read-only variant) on a Vert.x instance. */
@@ -59,6 +61,9 @@ public final class SvcServer {
 
   /** Where earlier versions kept the session key: the settings table, readable with svc.db. */
   static final String LEGACY_SESSION_KEY_SETTING = "_session_key";
+
+  /** HTTP verticle instances: one per core. */
+  static final int HTTP_INSTANCES = Math.max(1, Runtime.getRuntime().availableProcessors());
 
   /** A started server. */
   public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database,
@@ -212,8 +217,26 @@ public final class SvcServer {
     });
   }
 
+  /**
+   * One HTTP verticle per core, each with its router on its own event loop: connections are spread over
+   * them, so a thousand open event streams are served by every core, not by one loop.
+   */
   private static Future<Integer> listen(Vertx vertx, Supplier<Router> routes, HttpServerOptions options) {
-    HttpVerticle verticle = new HttpVerticle(routes, options);
-    return vertx.deployVerticle(verticle).map(id -> verticle.actualPort());
+    HttpServerOptions shared = new HttpServerOptions(options);
+    if (shared.getPort() == 0) {
+      shared.setPort(-1); // port 0 binds a port per instance; a negative one is a random port they share
+    }
+    List<HttpVerticle> instances = new CopyOnWriteArrayList<>();
+    return vertx.deployVerticle(() -> {
+      HttpVerticle verticle = new HttpVerticle(routes, shared);
+      instances.add(verticle);
+      return verticle;
+    }, new DeploymentOptions().setInstances(HTTP_INSTANCES)).map(id -> {
+      int port = instances.get(0).actualPort();
+      if (instances.stream().anyMatch(v -> v.actualPort() != port)) {
+        throw new IllegalStateException("The HTTP verticles listen on different ports");
+      }
+      return port;
+    });
   }
 }

@@ -14,6 +14,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * The numbered event log, and the one way to write a change that events report: the change and its
@@ -50,11 +52,16 @@ public final class EventLog {
   private record Done<T>(T value, List<JsonObject> stored) {
   }
 
+  /** A local listener: the events of each committed write, handed over on its context. */
+  private record Listener(Context context, Consumer<List<JsonObject>> handler) {
+  }
+
   private final Vertx vertx;
   private final Pool pool;
   private final EventStore store;
   private final Context context;
   private final Queue<Runnable> queue = new ArrayDeque<>();
+  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private boolean busy;
 
   public EventLog(Vertx vertx, Pool pool, EventStore store) {
@@ -62,6 +69,20 @@ public final class EventLog {
     this.pool = pool;
     this.store = store;
     this.context = ((VertxInternal) vertx).createEventLoopContext();
+  }
+
+  /**
+   * Hands the events of every write committed from now on to {@code handler}, on {@code context}, one
+   * call per write with its events in id order (the calls in commit order): the server's own
+   * subscribers (SSE) take them this way, one listener per event loop, rather than one bus consumer
+   * each, which the bus would give a copy of every event. The events are shared by every listener and
+   * must not be changed. An event the listener does not get was committed before this call returned,
+   * so a read of the database begun after it finds it. Run the returned action to stop.
+   */
+  public Runnable listen(Context context, Consumer<List<JsonObject>> handler) {
+    Listener listener = new Listener(context, handler);
+    listeners.add(listener);
+    return () -> listeners.remove(listener);
   }
 
   /** Stores and publishes one event; completes with it as published ({@code {"id","source_id","type","data","created_at"}}). */
@@ -111,7 +132,21 @@ public final class EventLog {
     } catch (RuntimeException e) {
       committed = Future.failedFuture(e);
     }
-    return committed.onSuccess(done -> done.stored().forEach(this::publish));
+    return committed.onSuccess(done -> {
+      done.stored().forEach(this::publish);
+      handOver(done.stored());
+    });
+  }
+
+  private void handOver(List<JsonObject> stored) {
+    if (stored.isEmpty() || listeners.isEmpty()) {
+      return;
+    }
+    // one copy for every listener: the stored rows also go back to append's caller, who may change them
+    List<JsonObject> events = stored.stream().map(JsonObject::copy).toList();
+    for (Listener listener : listeners) {
+      listener.context().runOnContext(v -> listener.handler().accept(events));
+    }
   }
 
   private <T> Future<Done<T>> storeEvents(SqlConnection conn, Written<T> written) {

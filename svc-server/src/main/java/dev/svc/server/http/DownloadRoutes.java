@@ -13,8 +13,6 @@ final class DownloadRoutes {
 
   private final ApiContext api;
   private final Downloads downloads;
-  private Future<Optional<Downloads.Archive>> agentPackage;
-  private Future<Optional<Downloads.Archive>> buildContext;
 
   DownloadRoutes(ApiContext api, Downloads downloads) {
     this.api = api;
@@ -29,19 +27,13 @@ final class DownloadRoutes {
         .handler(Handlers.async(ctx -> digest(ctx, buildContext(), "build context")));
   }
 
-  /** Built once per server process, on a worker, on first request. */
-  private synchronized Future<Optional<Downloads.Archive>> agentPackage() {
-    if (agentPackage == null || agentPackage.failed()) {
-      agentPackage = blocking(downloads::agentPackage);
-    }
-    return agentPackage;
+  /** Built once per server process (not per HTTP verticle), on a worker, on first request. */
+  private Future<Optional<Downloads.Archive>> agentPackage() {
+    return downloads.once("agent package", () -> blocking(downloads::agentPackage));
   }
 
-  private synchronized Future<Optional<Downloads.Archive>> buildContext() {
-    if (buildContext == null || buildContext.failed()) {
-      buildContext = blocking(downloads::buildContext);
-    }
-    return buildContext;
+  private Future<Optional<Downloads.Archive>> buildContext() {
+    return downloads.once("build context", () -> blocking(downloads::buildContext));
   }
 
   private Future<Optional<Downloads.Archive>> blocking(Callable<Optional<Downloads.Archive>> build) {

@@ -9,10 +9,13 @@ final class EventStreamRoutes {
 
   private final ApiContext api;
   private final SseSources sources;
+  /** This router's streams: a router serves one HTTP verticle instance, so one event loop. */
+  private final SseFanout fanout;
 
   EventStreamRoutes(ApiContext api) {
     this.api = api;
     this.sources = new SseSources(api);
+    this.fanout = new SseFanout(api.events());
   }
 
   void mount(Router router) {
@@ -74,6 +77,7 @@ final class EventStreamRoutes {
   }
 
   private SseSession session(RoutingContext ctx, SseScope scope) {
-    return new SseSession(api.vertx(), ctx.response(), api.eventStore(), scope, api.timings().keepaliveMs());
+    return new SseSession(api.vertx(), ctx.response(), api.eventStore(), scope, api.timings().keepaliveMs(),
+        fanout);
   }
 }

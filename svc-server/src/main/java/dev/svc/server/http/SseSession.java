@@ -5,7 +5,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -15,12 +14,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One open event stream. It subscribes to the live events first and holds them, replays the stored
- * events from the database at the client's pace, then sends the held ones and goes live: no event
- * is lost or sent twice between replay and live, because ids only grow and none at or below the
- * last id sent is written. A live client whose write queue is full is disconnected (it resumes with
- * Last-Event-ID), so one slow reader never buffers without bound nor slows the others.
- * Everything runs on the request's event loop.
+ * One open event stream. It subscribes to the live events first (its loop's {@link SseFanout}) and
+ * holds them, replays the stored events from the database at the client's pace, then sends the held
+ * ones and goes live: no event is lost or sent twice between replay and live, because ids only grow
+ * and none at or below the last id sent is written. A live client whose write queue is full is
+ * disconnected (it resumes with Last-Event-ID), so one slow reader never buffers without bound nor
+ * slows the others. Everything runs on the request's event loop.
  */
 final class SseSession {
 
@@ -36,7 +35,8 @@ final class SseSession {
   private final EventStore store;
   private final SseScope scope;
   private final long keepaliveMs;
-  private MessageConsumer<JsonObject> consumer;
+  private final SseFanout fanout;
+  private boolean subscribed;
   /** Live events that arrived while catching up; null once the stream is live. */
   private List<JsonObject> held = new ArrayList<>();
   private boolean heldDropped;
@@ -49,12 +49,18 @@ final class SseSession {
   /** A finished source: end once the stored events are sent, instead of going live. */
   private boolean endAfterReplay;
 
-  SseSession(Vertx vertx, HttpServerResponse response, EventStore store, SseScope scope, long keepaliveMs) {
+  SseSession(Vertx vertx, HttpServerResponse response, EventStore store, SseScope scope, long keepaliveMs,
+      SseFanout fanout) {
     this.vertx = vertx;
     this.response = response;
     this.store = store;
     this.scope = scope;
     this.keepaliveMs = keepaliveMs;
+    this.fanout = fanout;
+  }
+
+  SseScope scope() {
+    return scope;
   }
 
   /** A frame to send first, once the stream is open. */
@@ -79,9 +85,9 @@ final class SseSession {
       return Future.succeededFuture(); // the client left while the request was checked
     }
     response.closeHandler(v -> release());
-    consumer = vertx.eventBus().consumer(scope.address(), message -> onLive(message.body()));
-    return consumer.completion()
-        .compose(v -> startAfter.get())
+    fanout.add(this);
+    subscribed = true;
+    return startAfter.get()
         .onFailure(err -> release())
         .map(after -> {
           lastSent = after;
@@ -156,18 +162,41 @@ final class SseSession {
     return drained.future();
   }
 
-  private void onLive(JsonObject event) {
+  /**
+   * The events of one write (of this stream's scope), as they are committed: held while catching up,
+   * else those after the last one sent go out in one write, up to a terminal status that ends the stream.
+   */
+  void live(SseFanout.Batch batch) {
     if (closed) {
       return;
     }
     if (held != null) {
-      hold(event);
-    } else if (event.getLong("id") > lastSent) {
-      if (response.writeQueueFull()) {
-        abort("too slow to read the live events");
-        return;
+      for (int i = 0; i < batch.size(); i++) {
+        hold(batch.event(i));
       }
-      send(event);
+      return;
+    }
+    int from = 0;
+    while (from < batch.size() && batch.id(from) <= lastSent) {
+      from++;
+    }
+    if (from == batch.size()) {
+      return;
+    }
+    if (response.writeQueueFull()) {
+      abort("too slow to read the live events");
+      return;
+    }
+    int to = from;
+    boolean ends = false;
+    while (to < batch.size() && !ends) {
+      ends = scope.endsWith(batch.event(to++));
+    }
+    response.write(batch.frames(from, to));
+    lastSent = batch.id(to - 1);
+    if (ends) {
+      release();
+      response.end();
     }
   }
 
@@ -205,7 +234,7 @@ final class SseSession {
   }
 
   /** Drops the connection; the client reconnects with Last-Event-ID and catches up from the database. */
-  private void abort(String reason) {
+  void abort(String reason) {
     if (closed) {
       return;
     }
@@ -230,8 +259,8 @@ final class SseSession {
     closed = true;
     vertx.cancelTimer(keepaliveTimer);
     vertx.cancelTimer(stallTimer);
-    if (consumer != null) {
-      consumer.unregister();
+    if (subscribed) {
+      fanout.remove(this);
     }
   }
 

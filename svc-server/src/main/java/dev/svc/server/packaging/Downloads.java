@@ -2,14 +2,18 @@ package dev.svc.server.packaging;
 
 import dev.svc.core.FileDigest;
 import dev.svc.core.SvcVersion;
+import io.vertx.core.Future;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -25,6 +29,8 @@ public final class Downloads {
 
   private final Path appHome;
   private final Path cacheDir;
+  /** Each archive's build, by name, shared by every HTTP verticle of the server. */
+  private final Map<String, Future<Optional<Archive>>> built = new HashMap<>();
 
   /**
    * @param appHome the svc installation (the repository root with built modules); null when unknown
@@ -33,6 +39,20 @@ public final class Downloads {
   public Downloads(Path appHome, Path cacheDir) {
     this.appHome = appHome;
     this.cacheDir = cacheDir;
+  }
+
+  /**
+   * The archive {@code name}, built once per server by {@code build} at its first request (a failed
+   * build is tried again): every HTTP verticle must serve the same file with the same digest, and a
+   * second build would differ (its timestamps) and replace the file under the first one's digest.
+   */
+  public synchronized Future<Optional<Archive>> once(String name, Supplier<Future<Optional<Archive>>> build) {
+    Future<Optional<Archive>> archive = built.get(name);
+    if (archive == null || archive.failed()) {
+      archive = build.get();
+      built.put(name, archive);
+    }
+    return archive;
   }
 
   public Optional<Archive> agentPackage() throws IOException {

@@ -31,8 +31,11 @@ import java.util.concurrent.TimeUnit;
  * batch was sent. Every subscriber counts what it received: delivery delay (receive − send, one
  * JVM's clock), events that never came, events that came twice; one whose stream the server drops
  * reconnects with {@code Last-Event-ID} as EventSource does, and is counted. The test then
- * completes, which ends every stream after its last event. Usage: scripts/bench-server sse
- * [--subscribers 1000] [--rate 10] [--batch 2] [--seconds 10] [--scheme https|http].
+ * completes, which ends every stream after its last event. Before the measured run the agent posts
+ * the same load for {@code --warmup} seconds (lines the subscribers do not count), so that the
+ * figures are those of a server whose delivery path is compiled, not of its JIT. Usage:
+ * scripts/bench-server sse [--subscribers 1000] [--rate 10] [--batch 2] [--seconds 10] [--warmup 5]
+ * [--scheme https|http].
  */
 public final class SseBenchmark {
 
@@ -40,15 +43,16 @@ public final class SseBenchmark {
   }
 
   public static void main(String[] argv) throws Exception {
-    Args args = new Args(argv, Set.of("subscribers", "rate", "batch", "seconds", "scheme"));
+    Args args = new Args(argv, Set.of("subscribers", "rate", "batch", "seconds", "warmup", "scheme"));
     int subscribers = args.integer("subscribers", 1000);
     int rate = args.integer("rate", 10);
     int batch = args.integer("batch", 2);
     int seconds = args.integer("seconds", 10);
+    int warmup = args.integer("warmup", 5);
     boolean tls = !args.string("scheme", "https").equals("http");
     System.out.println("SSE: subscribers on one running test's live log (issue 17, benchmark 3)");
-    System.out.printf("%d subscribers, %d log lines/s in batches of %d, %d s, %s%n", subscribers, rate, batch, seconds,
-        tls ? "HTTPS (the agent with its client certificate)" : "plain HTTP (--insecure)");
+    System.out.printf("%d subscribers, %d log lines/s in batches of %d, %d s after %d s of warm-up, %s%n", subscribers,
+        rate, batch, seconds, warmup, tls ? "HTTPS (the agent with its client certificate)" : "plain HTTP (--insecure)");
     System.out.println(MachineState.header());
     // one event loop per core for the subscribers, and one more, used by the producer alone, so that
     // the batches leave on time however busy the subscribers' loops are
@@ -57,7 +61,7 @@ public final class SseBenchmark {
     try (ServerProcess server = ServerProcess.start(ServerProcess.newHome(), tls)) {
       MachineState.begin(); // loads OSHI before anything is measured
       server.awaitHealthy(Duration.ofSeconds(60));
-      run(vertx, server, subscribers, rate, batch, seconds);
+      run(vertx, server, subscribers, rate, batch, seconds, warmup);
       server.close();
       ServerProcess.delete(server.home());
     } finally {
@@ -65,8 +69,8 @@ public final class SseBenchmark {
     }
   }
 
-  private static void run(Vertx vertx, ServerProcess server, int subscriberCount, int rate, int batch, int seconds)
-      throws Exception {
+  private static void run(Vertx vertx, ServerProcess server, int subscriberCount, int rate, int batch, int seconds,
+      int warmup) throws Exception {
     BenchAgent agent = BenchAgent.register(vertx, server, "bench-gpu-live");
     HttpClientOptions agentOptions = agent.clientOptions(server);
     String testId = BenchAgent.call(vertx, BenchAgent.options(server, null), HttpMethod.POST, "/api/v1/quicktest", null,
@@ -111,6 +115,11 @@ public final class SseBenchmark {
     System.out.printf(Locale.ROOT, "%d subscribers connected in %.1f s; RSS %s%n", subscriberCount,
         (System.nanoTime() - connectStart) / 1e9, Rss.mib(Rss.kib(server.pid()).orElse(0)));
 
+    if (warmup > 0) {
+      new Producer(vertx, producerContext, agentOptions, agent, testId, rate, batch, warmup * rate / batch * batch,
+          "warm-line ", 0).run().await();
+      System.out.printf("warm-up: %d s of the same load, not counted%n", warmup);
+    }
     MachineState machine = MachineState.begin();
     long self = ProcessHandle.current().pid();
     double[] cpu = {ProcessCpu.seconds(server.pid()).orElse(Double.NaN), ProcessCpu.seconds(self).orElse(Double.NaN)};
@@ -118,7 +127,8 @@ public final class SseBenchmark {
     Samples postMs;
     long started = System.nanoTime();
     try (Rss.Sampler rss = new Rss.Sampler(server.pid(), 200)) {
-      producer = new Producer(vertx, producerContext, agentOptions, agent, testId, rate, batch, expected);
+      producer = new Producer(vertx, producerContext, agentOptions, agent, testId, rate, batch, expected, "bench-line ",
+          warmup * rate / batch);
       postMs = producer.run().await();
       long sentEnd = System.nanoTime();
       BenchAgent.call(vertx, agentOptions, HttpMethod.POST, "/api/v1/quicktest/" + testId + "/status", agent.token(),
@@ -179,7 +189,10 @@ public final class SseBenchmark {
     System.out.println(machine);
   }
 
-  /** The agent's side: a log batch every {@code batch / rate} seconds, each line "bench-line <n> <send nanos>". */
+  /**
+   * The agent's side: a log batch every {@code batch / rate} seconds, each line "{@code <prefix><n> <send nanos>}"
+   * (the subscribers count "bench-line " alone); batch numbers ({@code seq}) from {@code firstSeq}.
+   */
   private static final class Producer {
     private final Vertx vertx;
     private final HttpClientAgent client;
@@ -191,13 +204,17 @@ public final class SseBenchmark {
     private final Samples postMs = new Samples();
     int sent;
     int batches;
+    private final String prefix;
+    private int nextSeq;
     private int inFlight;
     private boolean stopped;
 
     private final ContextInternal context;
 
     Producer(Vertx vertx, ContextInternal context, HttpClientOptions options, BenchAgent agent, String testId, int rate,
-        int batch, int total) {
+        int batch, int total, String prefix, int firstSeq) {
+      this.prefix = prefix;
+      this.nextSeq = firstSeq;
       this.vertx = vertx;
       this.context = context;
       this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(8));
@@ -220,14 +237,15 @@ public final class SseBenchmark {
           return;
         }
         int first = sent;
-        int seq = batches++;
+        int seq = nextSeq++;
+        batches++;
         sent += batch;
         inFlight++;
         client.request(request).compose(req -> {
           long stamp = System.nanoTime();
           JsonArray lines = new JsonArray();
           for (int i = 0; i < batch; i++) {
-            lines.add("bench-line " + (first + i) + " " + stamp);
+            lines.add(prefix + (first + i) + " " + stamp);
           }
           return req.send(new JsonObject().put("lines", lines).put("seq", seq).toBuffer())
               .compose(response -> response.body().map(body -> {

@@ -6,6 +6,8 @@ import dev.svc.server.TestServer;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,9 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -134,6 +138,45 @@ class DownloadsTest {
       assertThat(entries).containsKey("Dockerfile");
       assertThat(new String(entries.get("Dockerfile"), StandardCharsets.UTF_8)).contains("FROM");
       assertThat(entries.values()).anySatisfy(content -> assertThat(content).isEqualTo(SERVER_JAR));
+    }
+  }
+
+  /**
+   * Connections are spread over the HTTP verticles (one per core); each connection must get the same
+   * archive and digest, so the archive is built once per server, not once per verticle.
+   */
+  @Test
+  void everyConnectionGetsTheSameArchiveAndDigest() throws Exception {
+    try (TestServer server = TestServer.start(temp.resolve("home"),
+        new TestServer.Options().insecure().appHome(appHome()))) {
+      // no keep-alive: each request opens a connection, and the server hands them to its verticles in turn
+      WebClient fresh = WebClient.create(server.vertx(), new WebClientOptions().setDefaultHost("localhost")
+          .setDefaultPort(server.port()).setKeepAlive(false));
+      Set<String> stated = new HashSet<>();
+      Set<String> served = new HashSet<>();
+      for (int i = 0; i < 3; i++) {
+        // a second build would be in another second, so it would differ (its launcher's timestamp)
+        nextSecond();
+        HttpResponse<Buffer> digest = fresh.get("/api/v1/agent/package/sha256").send().await();
+        assertThat(digest.statusCode()).isEqualTo(200);
+        stated.add(digest.bodyAsJsonObject().getString("sha256"));
+        nextSecond();
+        HttpResponse<Buffer> download = fresh.get("/api/v1/agent/package").send().await();
+        assertThat(download.statusCode()).isEqualTo(200);
+        served.add(download.getHeader("X-Content-SHA256"));
+        served.add(sha256(download.body().getBytes()));
+      }
+      assertThat(stated).hasSize(1);
+      assertThat(served).isEqualTo(stated);
+      fresh.close();
+    }
+  }
+
+  /** Returns once the wall clock's second has changed (the tar's timestamps have a second's resolution). */
+  private static void nextSecond() throws InterruptedException {
+    long second = System.currentTimeMillis() / 1000;
+    while (System.currentTimeMillis() / 1000 == second) {
+      Thread.sleep(20);
     }
   }
 

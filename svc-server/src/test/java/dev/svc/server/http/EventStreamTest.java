@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.server.TestServer;
 import dev.svc.server.Timings;
 import dev.svc.server.events.EventLog;
+import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.events.EventLog.Written;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -345,6 +347,122 @@ class EventStreamTest {
       assertThat(all.frames()).noneMatch(f -> campaign.equals(f.json().getString("campaign_id")));
       assertThat(all.frames()).noneMatch(f -> resultId.equals(f.json().getString("result_id")));
     }
+  }
+
+  /**
+   * Many streams of one test, and of every event, while writes of several events each (a log batch,
+   * with a line of another test among them) are committed: each stream gets every event of its scope
+   * once and in order, a stream dropped in the middle of a batch resumes by id while writes go on,
+   * and the per-test streams end on the terminal status even when more follows in the same write.
+   */
+  @Test
+  void manySubscribersGetEveryEventOnceAndInOrderAcrossBatchesAndResumes() {
+    String test = newTest();
+    String other = newTest();
+    HttpClient many = server.vertx().createHttpClient(
+        new HttpClientOptions().setDefaultHost("localhost").setDefaultPort(server.port()),
+        new PoolOptions().setHttp1MaxSize(100));
+    try {
+      List<SseTestClient> perTest = new ArrayList<>();
+      List<SseTestClient> dropping = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        // every fourth drops after its status and 2 to 11 lines: mostly inside a batch of 3
+        boolean drops = i % 4 == 0;
+        SseTestClient stream = SseTestClient.open(many, stream(test),
+            drops ? new SseTestClient.Options().resetAfter(3 + i / 4) : new SseTestClient.Options());
+        (drops ? dropping : perTest).add(stream);
+      }
+      List<SseTestClient> everything = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        everything.add(SseTestClient.open(many, EVENTS));
+      }
+      for (SseTestClient stream : concat(perTest, dropping)) {
+        stream.waitFor("the queued status", () -> !stream.frames().isEmpty());
+      }
+      List<Long> allIds = new ArrayList<>();
+      batches(test, other, 0, 15, allIds).await();
+
+      Future<Void> more = batches(test, other, 15, 30, allIds);
+      List<SseTestClient> resumed = new ArrayList<>();
+      for (int i = 0; i < dropping.size(); i++) {
+        SseTestClient first = dropping.get(i);
+        int frames = 3 + i; // opened with resetAfter(3 + (4 * i) / 4)
+        first.waitFor("the frames before the drop", () -> first.frames().size() == frames);
+        long last = first.frames().get(first.frames().size() - 1).id();
+        resumed.add(SseTestClient.open(many, stream(test),
+            new SseTestClient.Options().header("Last-Event-ID", Long.toString(last))));
+      }
+      more.await();
+      // the end: a line, the terminal status and a late line in one write
+      log.write(conn -> Future.succeededFuture(Written.of(null,
+          new Event(test, "log", new JsonObject().put("test_id", test).put("line", "last")),
+          new Event(test, "status", new JsonObject().put("test_id", test).put("status", "completed")),
+          new Event(test, "log", new JsonObject().put("test_id", test).put("line", "after the end"))))).await();
+      long lastId = newestEventId();
+      allIds.addAll(List.of(lastId - 2, lastId - 1, lastId));
+
+      List<String> expected = new ArrayList<>(lines(0, 90));
+      expected.add("last");
+      for (SseTestClient stream : perTest) {
+        assertThat(stream.awaitEnd()).isEqualTo("end");
+        assertThat(stream.lines()).containsExactlyElementsOf(expected);
+        assertOneTest(stream.frames(), test);
+      }
+      for (int i = 0; i < dropping.size(); i++) {
+        SseTestClient first = dropping.get(i);
+        SseTestClient second = resumed.get(i);
+        assertThat(second.awaitEnd()).isEqualTo("end");
+        List<String> union = new ArrayList<>(first.lines());
+        union.addAll(second.lines());
+        assertThat(union).as("stream %d, dropped after %d frames", i, first.frames().size())
+            .containsExactlyElementsOf(expected);
+        assertThat(second.frames().get(0).id()).isGreaterThan(first.frames().get(first.frames().size() - 1).id());
+        assertOneTest(second.frames(), test);
+      }
+      for (SseTestClient stream : everything) {
+        stream.waitFor("the last event", () -> stream.frames().stream().anyMatch(f -> f.id() == lastId));
+        assertThat(stream.frames()).extracting(SseTestClient.Frame::id).containsExactlyElementsOf(allIds);
+        stream.close();
+      }
+    } finally {
+      many.close().await();
+    }
+  }
+
+  /** Writes {@code from} … {@code to - 1}: each three lines of the test with a line of the other test among them. */
+  private Future<Void> batches(String test, String other, int from, int to, List<Long> ids) {
+    Future<Void> chain = Future.succeededFuture();
+    for (int b = from; b < to; b++) {
+      int n = b;
+      List<Event> events = List.of(
+          new Event(test, "log", new JsonObject().put("test_id", test).put("line", "line " + (3 * n))),
+          new Event(other, "log", new JsonObject().put("test_id", other).put("line", "other " + n)),
+          new Event(test, "log", new JsonObject().put("test_id", test).put("line", "line " + (3 * n + 1))),
+          new Event(test, "log", new JsonObject().put("test_id", test).put("line", "line " + (3 * n + 2))));
+      chain = chain.compose(v -> log.write(conn -> Future.succeededFuture(Written.of(null, events))))
+          .compose(v -> server.running().database().pool().query("SELECT MAX(id) FROM events").execute())
+          .map(rows -> {
+            long max = rows.iterator().next().getLong(0);
+            for (long id = max - 3; id <= max; id++) {
+              ids.add(id);
+            }
+            return null;
+          });
+    }
+    return chain;
+  }
+
+  /** A per-test stream: ids only grow, every frame is the test's, and it ended on the terminal status. */
+  private static void assertOneTest(List<SseTestClient.Frame> frames, String test) {
+    assertIncreasingIds(frames);
+    assertThat(frames).allSatisfy(f -> assertThat(f.json().getString("test_id")).isEqualTo(test));
+    assertThat(frames.get(frames.size() - 1).json().getString("status")).isEqualTo("completed");
+  }
+
+  private static List<SseTestClient> concat(List<SseTestClient> a, List<SseTestClient> b) {
+    List<SseTestClient> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 
   @Test

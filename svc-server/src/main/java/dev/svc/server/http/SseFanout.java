@@ -1,0 +1,167 @@
+package dev.svc.server.http;
+
+import dev.svc.server.events.EventLog;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The live events of the streams open on one event loop (one HTTP verticle instance): one listener on
+ * the event log for all of them, rather than a bus consumer each. Each frame is encoded once per loop
+ * and the frames of one write (a log batch) reach a stream as one buffer: one write and one flush per
+ * subscriber and batch. A Buffer may be written to many responses (each write takes its own slice).
+ * Everything runs on that event loop.
+ */
+final class SseFanout {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SseFanout.class);
+
+  private final EventLog log;
+  private final Set<SseSession> all = new LinkedHashSet<>();
+  private final Map<String, Set<SseSession>> bySource = new HashMap<>();
+  private Context context;
+  /** Stops the event log's listener; null while no stream is open. */
+  private Runnable stop;
+
+  SseFanout(EventLog log) {
+    this.log = log;
+  }
+
+  /**
+   * Adds an open stream: it gets every event committed from now on; those it does not get were
+   * committed before, so its replay from the database, begun after this, finds them.
+   */
+  void add(SseSession session) {
+    // a request runs on a duplicate of its verticle's context: the loop is the context it duplicates
+    Context current = ((ContextInternal) Vertx.currentContext()).unwrap();
+    if (context == null) {
+      context = current;
+    } else if (context != current) {
+      throw new IllegalStateException("An event stream fan-out serves one event loop");
+    }
+    String source = session.scope().sourceId();
+    (source == null ? all : bySource.computeIfAbsent(source, k -> new LinkedHashSet<>())).add(session);
+    if (stop == null) {
+      stop = log.listen(context, this::deliver);
+    }
+  }
+
+  /** Removes a stream that ended; the listener goes with the last one. */
+  void remove(SseSession session) {
+    String source = session.scope().sourceId();
+    if (source == null) {
+      all.remove(session);
+    } else {
+      Set<SseSession> sessions = bySource.get(source);
+      if (sessions != null && sessions.remove(session) && sessions.isEmpty()) {
+        bySource.remove(source);
+      }
+    }
+    if (stop != null && all.isEmpty() && bySource.isEmpty()) {
+      stop.run();
+      stop = null;
+    }
+  }
+
+  /** Open streams, for tests. */
+  int size() {
+    return all.size() + bySource.values().stream().mapToInt(Set::size).sum();
+  }
+
+  /** The events of one committed write, in id order. */
+  private void deliver(List<JsonObject> events) {
+    Map<JsonObject, Buffer> frames = new IdentityHashMap<>();
+    if (!all.isEmpty()) {
+      fanOut(all, new Batch(events, frames));
+    }
+    if (bySource.isEmpty()) {
+      return;
+    }
+    Map<String, List<JsonObject>> grouped = new LinkedHashMap<>();
+    for (JsonObject event : events) {
+      String source = event.getString("source_id");
+      if (bySource.containsKey(source)) {
+        grouped.computeIfAbsent(source, k -> new ArrayList<>()).add(event);
+      }
+    }
+    grouped.forEach((source, ofSource) -> {
+      Set<SseSession> sessions = bySource.get(source);
+      if (sessions != null) {
+        fanOut(sessions, new Batch(ofSource, frames));
+      }
+    });
+  }
+
+  private static void fanOut(Set<SseSession> sessions, Batch batch) {
+    // a copy: a stream that ends on this batch leaves the set meanwhile
+    for (SseSession session : sessions.toArray(new SseSession[0])) {
+      try {
+        session.live(batch);
+      } catch (RuntimeException e) { // one broken stream must not keep the batch from the others
+        LOG.warn("Event stream failed on a live event: {}", e.toString());
+        session.abort("failed on a live event");
+      }
+    }
+  }
+
+  /** Some events of one write (all of them, or one source's), each framed once, shared by the streams. */
+  static final class Batch {
+    private final List<JsonObject> events;
+    private final Map<JsonObject, Buffer> frames;
+    private Buffer joined;
+
+    Batch(List<JsonObject> events, Map<JsonObject, Buffer> frames) {
+      this.events = events;
+      this.frames = frames;
+    }
+
+    int size() {
+      return events.size();
+    }
+
+    JsonObject event(int i) {
+      return events.get(i);
+    }
+
+    long id(int i) {
+      return events.get(i).getLong("id");
+    }
+
+    /** The frames of events {@code from} (inclusive) to {@code to} (exclusive) as one buffer. */
+    Buffer frames(int from, int to) {
+      boolean whole = from == 0 && to == events.size();
+      if (whole && joined != null) {
+        return joined;
+      }
+      Buffer out;
+      if (to - from == 1) {
+        out = frame(events.get(from));
+      } else {
+        out = Buffer.buffer();
+        for (int i = from; i < to; i++) {
+          out.appendBuffer(frame(events.get(i)));
+        }
+      }
+      if (whole) {
+        joined = out;
+      }
+      return out;
+    }
+
+    private Buffer frame(JsonObject event) {
+      return frames.computeIfAbsent(event, SseFrame::event);
+    }
+  }
+}
