@@ -1,5 +1,6 @@
 package dev.svc.agent.enrol;
 
+import dev.svc.core.tls.TrustAnyServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -14,7 +15,6 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * What a server presents before anything is trusted: its certificate chain, read over a TLS
@@ -30,7 +30,7 @@ final class ServerChain {
   static List<X509Certificate> fetch(URI uri) throws IOException {
     try {
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {new AcceptAnything()}, new SecureRandom());
+      context.init(null, new TrustManager[] {new TrustAnyServer()}, new SecureRandom());
       int port = uri.getPort() > 0 ? uri.getPort() : 443;
       try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket()) {
         socket.connect(new InetSocketAddress(uri.getHost(), port), 10_000);
@@ -63,21 +63,5 @@ final class ServerChain {
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(null, factory.getTrustManagers(), new SecureRandom());
     return context;
-  }
-
-  // used only to read the chain; nothing is sent over this connection
-  private static final class AcceptAnything implements X509TrustManager {
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {
-    }
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
-    }
   }
 }

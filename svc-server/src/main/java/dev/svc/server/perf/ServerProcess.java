@@ -1,5 +1,6 @@
 package dev.svc.server.perf;
 
+import dev.svc.core.tls.TrustAnyServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -10,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * A real {@code svc web} for a benchmark: started with {@code bin/svc} as a user starts it (so the
@@ -170,7 +169,7 @@ public final class ServerProcess implements AutoCloseable {
     private static HttpClient create() {
       try {
         SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, new TrustManager[] {new TrustAll()}, new SecureRandom());
+        context.init(null, new TrustManager[] {new TrustAnyServer()}, new SecureRandom());
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(context)
             .connectTimeout(Duration.ofSeconds(2)).build();
         return client;
@@ -187,22 +186,6 @@ public final class ServerProcess implements AutoCloseable {
       } catch (IOException | InterruptedException expected) {
         // refused: only the loading mattered
       }
-    }
-  }
-
-  /** Trusts every server certificate: only for the health poll of a server this process just started. */
-  private static final class TrustAll implements X509TrustManager {
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {
-    }
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
     }
   }
 }
