@@ -2,6 +2,7 @@ package dev.svc.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.engines.fixtures.FaultCounts;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,11 +40,14 @@ class AgentCrashE2ETest {
       server.restart();
 
       JsonObject ended = Fixtures.awaitEnd(server, agent, testId, Duration.ofMinutes(5));
+      List<String> stored = Fixtures.serverLines(server, testId);
+      List<String> ran = localLines(agent, queued.getString("command_id"));
+      int results = server.api().get("/api/v1/results?agent_id=" + agent.id()).json().getInteger("total");
+      report("server killed mid-benchmark, back after " + OUTAGE.toSeconds() + " s", ended, ran, stored, results);
       assertThat(ended.getString("status")).as(ended.encode() + "\n" + agent.logTail()).isEqualTo("completed");
       assertThat(ended.getString("result_id")).isNotNull();
-      List<String> stored = Fixtures.serverLines(server, testId);
-      assertThat(stored).isEqualTo(localLines(agent, queued.getString("command_id")));
-      assertThat(server.api().get("/api/v1/results?agent_id=" + agent.id()).json().getInteger("total")).isEqualTo(1);
+      assertThat(stored).isEqualTo(ran);
+      assertThat(results).isEqualTo(1);
     }
   }
 
@@ -65,12 +69,24 @@ class AgentCrashE2ETest {
       agent.start();
 
       JsonObject ended = Fixtures.awaitEnd(server, agent, testId, Duration.ofMinutes(3));
+      Processes.await("the spool to drain", Duration.ofSeconds(60), () -> spooled(agent) == 0);
+      List<String> stored = Fixtures.serverLines(server, testId);
+      int results = server.api().get("/api/v1/results?agent_id=" + agent.id()).json().getInteger("total");
+      report("agent killed with its report spooled", ended, ranLines, stored, results);
       assertThat(ended.getString("status")).as(ended.encode() + "\n" + agent.logTail()).isEqualTo("completed");
       assertThat(ended.getString("result_id")).isNotNull();
-      assertThat(Fixtures.serverLines(server, testId)).isEqualTo(ranLines);
-      Processes.await("the spool to drain", Duration.ofSeconds(60), () -> spooled(agent) == 0);
-      assertThat(server.api().get("/api/v1/results?agent_id=" + agent.id()).json().getInteger("total")).isEqualTo(1);
+      assertThat(stored).isEqualTo(ranLines);
+      assertThat(results).isEqualTo(1);
     }
+  }
+
+  private static void report(String scenario, JsonObject ended, List<String> ran, List<String> stored, int results) {
+    FaultCounts.of("AgentCrashE2ETest: " + scenario)
+        .put("status", ended.getString("status"))
+        .put("lines the benchmark printed", ran.size()).put("lines stored", stored.size())
+        .put("stored in the printed order", stored.equals(ran) ? "yes" : "no")
+        .put("results stored", results)
+        .report();
   }
 
   /** The lines the agent's own stream has for a command (what the benchmark printed, as the agent saw it). */
