@@ -8,7 +8,6 @@ import dev.svc.engines.fixtures.FaultCounts;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -195,14 +194,9 @@ class HeartbeatCrashE2ETest {
     return server.api().get("/api/v1/quicktest/" + testId).json().getString("status");
   }
 
-  private static Connection database(ServerProcess server) throws SQLException {
-    Connection connection = DriverManager.getConnection("jdbc:sqlite:" + server.home().resolve("svc.db"));
-    connection.createStatement().execute("PRAGMA busy_timeout = 10000");
-    return connection;
-  }
 
   private static void update(ServerProcess server, String sql, String... params) throws SQLException {
-    try (Connection c = database(server); PreparedStatement statement = c.prepareStatement(sql)) {
+    try (Connection c = server.database(); PreparedStatement statement = c.prepareStatement(sql)) {
       for (int i = 0; i < params.length; i++) {
         statement.setString(i + 1, params[i]);
       }
@@ -211,7 +205,7 @@ class HeartbeatCrashE2ETest {
   }
 
   private static String text(ServerProcess server, String sql, String param) throws SQLException {
-    try (Connection c = database(server); PreparedStatement statement = c.prepareStatement(sql)) {
+    try (Connection c = server.database(); PreparedStatement statement = c.prepareStatement(sql)) {
       statement.setString(1, param);
       try (ResultSet rows = statement.executeQuery()) {
         return rows.next() ? rows.getString(1) : null;
@@ -220,7 +214,7 @@ class HeartbeatCrashE2ETest {
   }
 
   private static long count(ServerProcess server, String sql, String... params) throws SQLException {
-    try (Connection c = database(server); PreparedStatement statement = c.prepareStatement(sql)) {
+    try (Connection c = server.database(); PreparedStatement statement = c.prepareStatement(sql)) {
       for (int i = 0; i < params.length; i++) {
         statement.setString(i + 1, params[i]);
       }

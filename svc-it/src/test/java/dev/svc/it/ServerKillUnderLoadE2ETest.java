@@ -7,7 +7,6 @@ import dev.svc.engines.fixtures.FaultCounts;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -94,7 +93,7 @@ class ServerKillUnderLoadE2ETest {
 
       Map<String, Long> results = perTest(server, "SELECT test_id, COUNT(*) FROM results GROUP BY test_id");
       Map<String, Long> statuses = new HashMap<>();
-      try (Connection c = database(server); Statement s = c.createStatement();
+      try (Connection c = server.database(); Statement s = c.createStatement();
           ResultSet rows = s.executeQuery("SELECT id, status FROM quick_tests")) {
         while (rows.next()) {
           statuses.put(rows.getString(1), "completed".equals(rows.getString(2)) ? 1L : 0L);
@@ -386,7 +385,7 @@ class ServerKillUnderLoadE2ETest {
 
   private static List<String> stored(ServerProcess server, String testId) throws SQLException {
     List<String> lines = new ArrayList<>();
-    try (Connection c = database(server);
+    try (Connection c = server.database();
         var statement = c.prepareStatement("SELECT line FROM quick_test_logs WHERE test_id = ? AND line LIKE 'L %' ORDER BY id")) {
       statement.setString(1, testId);
       try (ResultSet rows = statement.executeQuery()) {
@@ -398,14 +397,9 @@ class ServerKillUnderLoadE2ETest {
     return lines;
   }
 
-  private static Connection database(ServerProcess server) throws SQLException {
-    Connection connection = DriverManager.getConnection("jdbc:sqlite:" + server.home().resolve("svc.db"));
-    connection.createStatement().execute("PRAGMA busy_timeout = 10000");
-    return connection;
-  }
 
   private static long single(ServerProcess server, String sql) throws SQLException {
-    try (Connection c = database(server); Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+    try (Connection c = server.database(); Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
       rows.next();
       return rows.getLong(1);
     }
@@ -413,7 +407,7 @@ class ServerKillUnderLoadE2ETest {
 
   private static List<Long> column(ServerProcess server, String sql) throws SQLException {
     List<Long> values = new ArrayList<>();
-    try (Connection c = database(server); Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+    try (Connection c = server.database(); Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
       while (rows.next()) {
         values.add(rows.getLong(1));
       }
@@ -423,7 +417,7 @@ class ServerKillUnderLoadE2ETest {
 
   private static Map<String, Long> perTest(ServerProcess server, String sql) throws SQLException {
     Map<String, Long> counts = new LinkedHashMap<>();
-    try (Connection c = database(server); Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+    try (Connection c = server.database(); Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
       while (rows.next()) {
         counts.put(rows.getString(1), rows.getLong(2));
       }

@@ -144,6 +144,15 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /** A JDBC connection to its SQLite database, as another process reads it (WAL: alongside the server). */
+  public java.sql.Connection database() throws java.sql.SQLException {
+    java.sql.Connection connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + home.resolve("svc.db"));
+    try (java.sql.Statement statement = connection.createStatement()) {
+      statement.execute("PRAGMA busy_timeout = 10000");
+    }
+    return connection;
+  }
+
   public boolean isAlive() {
     return process != null && process.isAlive();
   }
