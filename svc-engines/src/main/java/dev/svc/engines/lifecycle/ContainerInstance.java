@@ -73,6 +73,12 @@ final class ContainerInstance implements EngineInstance {
   }
 
   @Override
+  public String unwatchable(RuntimeException error) {
+    return "Docker stopped answering at " + DockerClients.host() + " (" + DockerClients.rootMessage(error) + "): "
+        + label() + " could be neither watched nor stopped";
+  }
+
+  @Override
   public List<String> logTail(int lines) {
     return ContainerLogs.tail(docker, id, lines);
   }
