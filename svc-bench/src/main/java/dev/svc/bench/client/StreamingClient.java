@@ -94,15 +94,25 @@ public final class StreamingClient {
     }
     Context caller = Vertx.currentContext();
     Context loop = loops[Math.floorMod(nextLoop.getAndIncrement(), loops.length)];
-    loop.runOnContext(v -> http.connect(options).onComplete(connected -> {
-      if (connected.failed()) {
-        exchange.fail(cannotConnect(connected.cause()));
+    loop.runOnContext(v -> {
+      Future<HttpClientConnection> connecting;
+      try {
+        connecting = http.connect(options);
+      } catch (IllegalStateException closed) {
+        // closed under a load that was abandoned (its engine died): a failed request, not an exception on the loop
+        exchange.fail(cannotConnect(closed));
         return;
       }
-      HttpClientConnection connection = connected.result();
-      exchange.promise.future().onComplete(done -> connection.close());
-      connection.request(options).onComplete(ar -> exchange.start(ar, spec.body()));
-    }));
+      connecting.onComplete(connected -> {
+        if (connected.failed()) {
+          exchange.fail(cannotConnect(connected.cause()));
+          return;
+        }
+        HttpClientConnection connection = connected.result();
+        exchange.promise.future().onComplete(done -> connection.close());
+        connection.request(options).onComplete(ar -> exchange.start(ar, spec.body()));
+      });
+    });
     if (caller == null || caller == loop) {
       return exchange.promise.future();
     }
