@@ -162,6 +162,8 @@ class EngineCrashTest {
         .contains("llama_cpp's container kitt-").contains("exited with code 137 during the benchmark");
     assertThat(tail).as(String.join("\n", uplinked)).hasSizeBetween(1, 20);
     assertThat(tail).isEqualTo(lastWritten);
+    assertThat(uplinked).as("no stack trace in the test's log")
+        .noneMatch(l -> l.startsWith("\tat ") || l.contains("Unhandled exception"));
     assertThat(toFailed).isLessThan(BOUND);
     assertThat(leftContainers).isZero();
     assertThat(engine.isAlive()).isFalse();
