@@ -74,8 +74,7 @@ final class ContainerInstance implements EngineInstance {
 
   @Override
   public String unwatchable(RuntimeException error) {
-    return "Docker stopped answering at " + DockerClients.host() + " (" + DockerClients.rootMessage(error) + "): "
-        + label() + " could be neither watched nor stopped";
+    return "Docker stopped answering at " + DockerClients.host() + " (" + DockerClients.rootMessage(error) + ")";
   }
 
   @Override

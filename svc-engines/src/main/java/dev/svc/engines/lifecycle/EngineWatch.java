@@ -59,7 +59,7 @@ final class EngineWatch implements AutoCloseable {
         failingSince = failingSince < 0 ? now : failingSince;
         found = now - failingSince < UNREACHABLE.toNanos() ? null
             : new Lost(instance.unwatchable(e) + " for " + HealthCheck.seconds(now - failingSince)
-                + " during the benchmark", false);
+                + " during the benchmark; " + instance.label() + " is out of reach", false);
       }
       if (found != null) {
         synchronized (this) {
