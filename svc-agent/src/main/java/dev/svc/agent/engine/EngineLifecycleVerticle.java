@@ -209,7 +209,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
           }
           message.reply(new JsonObject().put("accepted", true));
           Job job = current;
-          if (job != null && job.benchmark && testId != null && testId.equals(job.testId)) {
+          if (job != null && job.benchmark && !job.reported && testId != null && testId.equals(job.testId)) {
             stopJob(job, CANCELLED);
           }
         });
@@ -294,7 +294,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   private void onCancel(Message<JsonObject> message) {
     String testId = message.body() == null ? null : message.body().getString("test_id");
     Job job = current;
-    if (job == null || !job.benchmark || testId == null || !testId.equals(job.testId)) {
+    if (job == null || !job.benchmark || job.reported || testId == null || !testId.equals(job.testId)) {
       message.reply(new JsonObject().put("cancelled", false).put("reason", "No benchmark of test " + testId + " is running"));
       return;
     }
@@ -325,6 +325,8 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     String stopReason;
     Future<Void> stopped;
     String lastError;
+    /** Its end is being reported: nothing is left to cancel. */
+    boolean reported;
 
     Job(String commandId, String testId, String type, JsonObject payload, boolean benchmark) {
       this.commandId = commandId;
@@ -481,6 +483,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       autoCleanup(job);
       return readMetrics(job.out);
     }).compose(metrics -> sweepAfter(job).map(metrics)).compose(metrics -> job.flush().map(metrics)).compose(metrics -> {
+      job.reported = true;
       if (metrics == null) {
         String why = "svc run wrote no metrics.json (exit " + exit + ")" + (job.lastError == null ? "" : ": " + job.lastError);
         return deliver(AgentBus.UPLINK_STATUS, status(job, "failed", why));
@@ -497,7 +500,10 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       autoCleanup(job);
       return null;
     }).compose(v -> job.running == null ? Future.succeededFuture() : sweepAfter(job)).compose(v -> job.flush())
-        .compose(v -> deliver(AgentBus.UPLINK_STATUS, status(job, "failed", why)))
+        .compose(v -> {
+          job.reported = true;
+          return deliver(AgentBus.UPLINK_STATUS, status(job, "failed", why));
+        })
         .compose(v -> markDone(job));
   }
 
