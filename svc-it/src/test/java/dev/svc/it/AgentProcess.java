@@ -22,6 +22,7 @@ public final class AgentProcess implements AutoCloseable {
   private final Path dir;
   private final ServerProcess.Provisioned provisioned;
   private final int port;
+  private final java.util.Map<String, String> environment = new java.util.TreeMap<>();
   private Process process;
 
   private AgentProcess(ServerProcess server, Path dir, ServerProcess.Provisioned provisioned, int port) {
@@ -64,11 +65,19 @@ public final class AgentProcess implements AutoCloseable {
     return this;
   }
 
+  /** Sets a variable of the agent's environment from its next start on (e.g. {@code DOCKER_HOST}). */
+  public AgentProcess environment(String name, String value) {
+    environment.put(name, value);
+    return this;
+  }
+
   /** {@code svc-agent start --foreground} in the background; returns once the agent's own API answers. */
   public AgentProcess start() {
     try {
-      process = Processes.java(dir, "dev.svc.agent.AgentCommand", List.of("start", "--foreground", "--home", home().toString()))
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent-console.log").toFile()))
+      ProcessBuilder builder = Processes.java(dir, "dev.svc.agent.AgentCommand",
+          List.of("start", "--foreground", "--home", home().toString()));
+      builder.environment().putAll(environment);
+      process = builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("agent-console.log").toFile()))
           .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);

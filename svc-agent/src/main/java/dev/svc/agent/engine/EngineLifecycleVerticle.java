@@ -65,6 +65,10 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   /** Log lines go to the uplink at least this often, or per {@link #BATCH_LINES} lines. */
   static final long BATCH_MS = 250;
   static final int BATCH_LINES = 100;
+  /** How often the containers of runs that Docker could not clean up are looked for again. */
+  static final long SWEEP_RETRY_MS = 5_000;
+  /** Journal field: the run's containers may still be there (Docker did not answer when it ended). */
+  static final String UNSWEPT = "unswept";
 
   private static final Logger LOG = LoggerFactory.getLogger(EngineLifecycleVerticle.class);
 
@@ -72,6 +76,10 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   private final AgentConfig config;
   private final ShareMounter mounter;
   private final Set<String> known = new HashSet<>();
+  /** Runs whose containers are still to be removed, once Docker answers again. */
+  private final Set<String> unswept = new HashSet<>();
+  private long sweepTimer = -1;
+  private boolean sweeping;
   private final List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
   private JobJournal journal;
   private WorkerExecutor benchmarkWorker;
@@ -119,6 +127,8 @@ public final class EngineLifecycleVerticle extends VerticleBase {
         known.add(record.getString("command_id"));
         if (!JobJournal.DONE.equals(record.getString("state"))) {
           unfinished.add(record);
+        } else if (record.getBoolean(UNSWEPT, false)) {
+          sweepLater(record.getString("command_id"));
         }
       }
       consumers.add(vertx.eventBus().<JsonObject>consumer(AgentBus.SETTINGS, m -> {
@@ -199,7 +209,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
           }
           message.reply(new JsonObject().put("accepted", true));
           Job job = current;
-          if (job != null && job.benchmark && testId != null && testId.equals(job.testId)) {
+          if (job != null && job.benchmark && !job.reported && testId != null && testId.equals(job.testId)) {
             stopJob(job, CANCELLED);
           }
         });
@@ -284,7 +294,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   private void onCancel(Message<JsonObject> message) {
     String testId = message.body() == null ? null : message.body().getString("test_id");
     Job job = current;
-    if (job == null || !job.benchmark || testId == null || !testId.equals(job.testId)) {
+    if (job == null || !job.benchmark || job.reported || testId == null || !testId.equals(job.testId)) {
       message.reply(new JsonObject().put("cancelled", false).put("reason", "No benchmark of test " + testId + " is running"));
       return;
     }
@@ -315,6 +325,8 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     String stopReason;
     Future<Void> stopped;
     String lastError;
+    /** Its end is being reported: nothing is left to cancel. */
+    boolean reported;
 
     Job(String commandId, String testId, String type, JsonObject payload, boolean benchmark) {
       this.commandId = commandId;
@@ -470,7 +482,8 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       update(job, JobJournal.ENDED, r -> r.put("exit", exit));
       autoCleanup(job);
       return readMetrics(job.out);
-    }).compose(metrics -> job.flush().map(metrics)).compose(metrics -> {
+    }).compose(metrics -> sweepAfter(job).map(metrics)).compose(metrics -> job.flush().map(metrics)).compose(metrics -> {
+      job.reported = true;
       if (metrics == null) {
         String why = "svc run wrote no metrics.json (exit " + exit + ")" + (job.lastError == null ? "" : ": " + job.lastError);
         return deliver(AgentBus.UPLINK_STATUS, status(job, "failed", why));
@@ -486,8 +499,11 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       update(job, job.running == null ? JobJournal.ACCEPTED : JobJournal.ENDED, r -> r.put("reason", why));
       autoCleanup(job);
       return null;
-    }).compose(v -> job.flush())
-        .compose(v -> deliver(AgentBus.UPLINK_STATUS, status(job, "failed", why)))
+    }).compose(v -> job.running == null ? Future.succeededFuture() : sweepAfter(job)).compose(v -> job.flush())
+        .compose(v -> {
+          job.reported = true;
+          return deliver(AgentBus.UPLINK_STATUS, status(job, "failed", why));
+        })
         .compose(v -> markDone(job));
   }
 
@@ -557,10 +573,9 @@ public final class EngineLifecycleVerticle extends VerticleBase {
         ProcessHandle.of(pid).filter(p -> p.info().commandLine().map(c -> c.contains(out)).orElse(false))
             .ifPresent(p -> LocalBenchmark.stopTree(p, line -> LOG.info("{}", line)));
       }
-      try {
-        RunContainers.sweep(docker(), commandId, System.nanoTime() + TimeUnit.SECONDS.toNanos(4), line -> LOG.info("{}", line));
-      } catch (RuntimeException e) {
-        LOG.warn("Could not remove the containers of {}: {}", commandId, e.getMessage());
+      if (!sweepRun(commandId, line -> LOG.info("{}", line))) {
+        journal.put(record.put(UNSWEPT, true));
+        context.runOnContext(v -> sweepLater(commandId));
       }
       if (record.getBoolean("copied", false) && record.getString("model") != null && autoCleanupOn()) {
         storage().delete(Path.of(record.getString("model")));
@@ -579,6 +594,80 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       journal.put(record.copy().put("state", JobJournal.DONE));
       return null;
     })).onFailure(e -> LOG.warn("Could not report the interrupted test {}: {}", testId, e.getMessage()));
+  }
+
+  // ---------------------------------------------------------------- containers left behind
+
+  /**
+   * Removes the containers of a run that has ended (svc run removes its engine container itself,
+   * unless Docker stopped answering). When Docker cannot be asked, the run is remembered in the
+   * journal and swept again every {@value #SWEEP_RETRY_MS} ms until Docker answers, across restarts.
+   */
+  private Future<Void> sweepAfter(Job job) {
+    Consumer<String> sink = job.sink();
+    return blocking(() -> {
+      boolean swept = sweepRun(job.commandId, sink);
+      if (!swept) {
+        sink.accept("Docker does not answer: this run's containers will be removed once it does");
+        update(job, null, r -> r.put(UNSWEPT, true));
+      }
+      return swept;
+    }).map(swept -> {
+      if (!swept) {
+        sweepLater(job.commandId);
+      }
+      return null;
+    });
+  }
+
+  /** The run's containers removed (blocking); false when Docker could not be asked or some are left. */
+  private boolean sweepRun(String commandId, Consumer<String> log) {
+    try {
+      return RunContainers.sweep(docker(), commandId, System.nanoTime() + TimeUnit.SECONDS.toNanos(4), log);
+    } catch (RuntimeException e) {
+      log.accept("Could not remove this run's containers: " + DockerClients.rootMessage(e));
+      return false;
+    }
+  }
+
+  private void sweepLater(String commandId) {
+    unswept.add(commandId);
+    if (sweepTimer < 0) {
+      sweepTimer = vertx.setPeriodic(SWEEP_RETRY_MS, t -> retrySweeps());
+    }
+  }
+
+  private void retrySweeps() {
+    if (sweeping || unswept.isEmpty()) {
+      return;
+    }
+    sweeping = true;
+    List<String> pending = new ArrayList<>(unswept);
+    blocking(() -> {
+      List<String> done = new ArrayList<>();
+      for (String commandId : pending) {
+        // while Docker is away every attempt fails the same way: quietly
+        if (!sweepRun(commandId, line -> LOG.debug("{}", line))) {
+          break;
+        }
+        LOG.info("Docker answers again: the containers of run {} are removed", commandId);
+        journal.get(commandId).ifPresent(record -> {
+          record.remove(UNSWEPT);
+          journal.put(record);
+        });
+        done.add(commandId);
+      }
+      return done;
+    }).onComplete(r -> {
+      sweeping = false;
+      if (r.succeeded()) {
+        r.result().forEach(unswept::remove);
+      }
+      if (unswept.isEmpty() && sweepTimer >= 0) {
+        vertx.cancelTimer(sweepTimer);
+        sweepTimer = -1;
+      }
+    });
   }
 
   // ---------------------------------------------------------------- helpers

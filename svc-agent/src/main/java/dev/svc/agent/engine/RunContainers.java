@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Container;
 import dev.svc.engines.lifecycle.ContainerPlan;
+import dev.svc.engines.lifecycle.DockerClients;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -44,19 +45,22 @@ final class RunContainers {
   /**
    * Removes them until a listing finds none (a container being created as the run was stopped
    * appears a moment later), within a deadline.
+   *
+   * @return true when a listing found none left; false when Docker could not be asked, or some
+   *     were still there at the deadline
    */
-  static void sweep(DockerClient docker, String commandId, long deadlineNanos, Consumer<String> log) {
+  static boolean sweep(DockerClient docker, String commandId, long deadlineNanos, Consumer<String> log) {
     while (true) {
       try {
         if (remove(docker, commandId, log) == 0 && list(docker, commandId).isEmpty()) {
-          return;
+          return true;
         }
       } catch (RuntimeException e) {
-        log.accept("Could not list this run's containers: " + e.getMessage());
-        return;
+        log.accept("Could not list this run's containers: " + DockerClients.rootMessage(e));
+        return false;
       }
       if (System.nanoTime() > deadlineNanos) {
-        return;
+        return false;
       }
     }
   }

@@ -109,6 +109,8 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    // the Docker transport's retry notices (INFO) would land in the test's log, among the run's own lines
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.apache.hc", "warn");
     SvcHome svcHome = home != null ? new SvcHome(home) : SvcHome.defaultHome();
     EngineSpec spec;
     List<BenchmarkSettings> benchmarks;

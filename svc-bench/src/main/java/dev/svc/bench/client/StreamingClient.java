@@ -21,6 +21,7 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.DecodeException;
 import java.util.Arrays;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -36,6 +37,7 @@ public final class StreamingClient {
   private final String host;
   private final int port;
   private final long idleTimeoutMs;
+  private volatile boolean closed;
   private final boolean pooled;
   /** Event loops that the per-request connections take in turn; empty for the pool. */
   private final Context[] loops;
@@ -82,6 +84,10 @@ public final class StreamingClient {
   /** Sends {@code spec}; {@code sched} is its intended send time ({@link RequestRecord#UNSCHEDULED} in closed loop). */
   public Future<RequestRecord> send(RequestSpec spec, long sched) {
     Exchange exchange = new Exchange(spec, sched);
+    if (closed) {
+      exchange.fail(cannotConnect(new IllegalStateException("Client is closed")));
+      return exchange.promise.future();
+    }
     RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port)
         .setURI(spec.path()).setIdleTimeout(idleTimeoutMs)
         .putHeader("Content-Type", "application/json")
@@ -94,20 +100,37 @@ public final class StreamingClient {
     }
     Context caller = Vertx.currentContext();
     Context loop = loops[Math.floorMod(nextLoop.getAndIncrement(), loops.length)];
-    loop.runOnContext(v -> http.connect(options).onComplete(connected -> {
-      if (connected.failed()) {
-        exchange.fail(cannotConnect(connected.cause()));
+    loop.runOnContext(v -> {
+      Future<HttpClientConnection> connecting;
+      try {
+        connecting = http.connect(options);
+      } catch (IllegalStateException closing) {
+        // closed under a load that was abandoned (its engine died): a failed request, not an exception on the loop
+        exchange.fail(cannotConnect(closing));
         return;
       }
-      HttpClientConnection connection = connected.result();
-      exchange.promise.future().onComplete(done -> connection.close());
-      connection.request(options).onComplete(ar -> exchange.start(ar, spec.body()));
-    }));
+      connecting.onComplete(connected -> {
+        if (connected.failed()) {
+          exchange.fail(cannotConnect(connected.cause()));
+          return;
+        }
+        HttpClientConnection connection = connected.result();
+        exchange.promise.future().onComplete(done -> connection.close());
+        connection.request(options).onComplete(ar -> exchange.start(ar, spec.body()));
+      });
+    });
     if (caller == null || caller == loop) {
       return exchange.promise.future();
     }
     Promise<RequestRecord> result = Promise.promise();
-    exchange.promise.future().onComplete(done -> caller.runOnContext(back -> result.complete(done.result())));
+    exchange.promise.future().onComplete(done -> {
+      try {
+        caller.runOnContext(back -> result.complete(done.result()));
+      } catch (RejectedExecutionException closing) {
+        // the caller's Vert.x is closing under an abandoned load (its engine died): nobody waits on its loop
+        result.complete(done.result());
+      }
+    });
     return result.future();
   }
 
@@ -116,7 +139,13 @@ public final class StreamingClient {
   }
 
   public Future<Void> close() {
+    closed = true;
     return http.close();
+  }
+
+  /** Whether {@link #close()} was called: a load still running was abandoned, and sends nothing more. */
+  public boolean closed() {
+    return closed;
   }
 
   /** The state of one request while it runs. */

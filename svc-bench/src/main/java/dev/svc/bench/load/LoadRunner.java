@@ -87,8 +87,8 @@ public final class LoadRunner {
     int[] finished = {0};
     Runnable[] worker = new Runnable[1];
     worker[0] = () -> {
-      if (next[0] >= count) {
-        return;
+      if (next[0] >= count || client.closed()) {
+        return; // done, or abandoned (the client was closed under it: its engine died)
       }
       int index = next[0]++;
       client.send(requests.apply(index), RequestRecord.UNSCHEDULED).onComplete(ar -> {
@@ -119,6 +119,9 @@ public final class LoadRunner {
     long[] due = {start + schedule.next()};
     Runnable[] tick = new Runnable[1];
     tick[0] = () -> {
+      if (client.closed()) {
+        return; // abandoned
+      }
       long now = System.nanoTime();
       while (sent[0] < count && due[0] <= now) {
         int index = sent[0]++;

@@ -73,6 +73,11 @@ final class ContainerInstance implements EngineInstance {
   }
 
   @Override
+  public String unwatchable(RuntimeException error) {
+    return "Docker stopped answering at " + DockerClients.host() + " (" + DockerClients.rootMessage(error) + ")";
+  }
+
+  @Override
   public List<String> logTail(int lines) {
     return ContainerLogs.tail(docker, id, lines);
   }

@@ -53,7 +53,7 @@ public final class DockerClients {
   }
 
   /** The innermost cause's message; for a daemon's error answer, just the daemon's message. */
-  static String rootMessage(Throwable error) {
+  public static String rootMessage(Throwable error) {
     Throwable root = error;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();

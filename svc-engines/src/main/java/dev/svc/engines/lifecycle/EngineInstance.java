@@ -21,6 +21,11 @@ interface EngineInstance {
   /** How it ended, or empty while it runs. */
   Optional<String> exitState();
 
+  /** Why its state could not be read ({@link #exitState()} threw {@code error}), for the run's failure. */
+  default String unwatchable(RuntimeException error) {
+    return "The state of " + label() + " could not be read (" + DockerClients.rootMessage(error) + ")";
+  }
+
   /** Up to {@code lines} of the last lines it wrote, or a note when there are none. */
   List<String> logTail(int lines);
 

@@ -84,14 +84,26 @@ final class EngineRun {
       stage = LifecycleStage.BENCHMARK;
       String bench = LifecycleStage.BENCHMARK.tag() + " ";
       log.log(bench + "Running the benchmark against " + engine.name() + " at " + running.baseUri());
-      T result;
+      T result = null;
+      Exception sessionError = null;
+      EngineWatch watch = EngineWatch.start(instance, engine.name());
       try {
         result = session.run(running);
-      } catch (InterruptedException e) {
-        throw e;
       } catch (Exception e) {
+        sessionError = e;
+      } finally {
+        watch.close();
+      }
+      Optional<EngineWatch.Lost> lost = watch.verdict();
+      if (lost.isPresent()) {
+        throw engineLost(lost.get(), instance, redactor, log, sessionError);
+      }
+      if (sessionError instanceof InterruptedException interrupted) {
+        throw interrupted;
+      }
+      if (sessionError != null) {
         throw new EngineLifecycleException(LifecycleStage.BENCHMARK,
-            redactor.apply("The benchmark against " + engine.name() + " failed: " + message(e)), e);
+            redactor.apply("The benchmark against " + engine.name() + " failed: " + message(sessionError)), sessionError);
       }
       log.log(bench + "Benchmark finished");
       return result;
@@ -120,6 +132,22 @@ final class EngineRun {
         }
       }
     }
+  }
+
+  /**
+   * The run's failure when the engine died or could no longer be watched mid-benchmark: why, and
+   * for an engine that exited, its last log lines (they usually say why it died).
+   */
+  private static EngineLifecycleException engineLost(EngineWatch.Lost lost, EngineInstance instance, Redactor redactor,
+      LogSink log, Exception sessionError) {
+    String why = redactor.apply(lost.why());
+    log.log(LifecycleStage.BENCHMARK.tag() + " " + why + ": the benchmark is stopped");
+    if (!lost.engineExited()) {
+      return new EngineLifecycleException(LifecycleStage.BENCHMARK, why + ".", sessionError);
+    }
+    List<String> tail = instance.logTail(EngineRunner.LOG_TAIL_LINES).stream().map(redactor::apply).toList();
+    return new EngineLifecycleException(LifecycleStage.BENCHMARK,
+        why + ". Last log lines of " + instance.name() + ":\n  " + String.join("\n  ", tail), tail, sessionError);
   }
 
   /**
