@@ -1,0 +1,208 @@
+package dev.svc.server.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.svc.engines.fixtures.FaultCounts;
+import dev.svc.server.TestServer;
+import dev.svc.server.TestServers;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Another process holds SQLite's write lock on the server's svc.db (the sqlite3 shell in BEGIN EXCLUSIVE
+ * with an uncommitted insert) and is then killed mid-transaction. Meanwhile every write is answered 503
+ * with Retry-After within a bound, reads and heartbeats keep being answered, and nothing is half-written;
+ * once the lock is gone the same writes succeed without a restart, the heartbeats taken meanwhile reach
+ * the database, the killed transaction left nothing, and {@code PRAGMA integrity_check} says ok.
+ */
+class SqliteLockFaultTest {
+
+  /** SQLite's busy timeout (SqlDatabase) plus the time a loaded machine may take around it. */
+  static final long WRITE_ANSWER_BOUND_MS = 5_000 + 7_000;
+  private static final int BEFORE = 5;
+  private static final int DURING = 4;
+
+  @RegisterExtension
+  final TestServers servers = new TestServers(o -> o.insecure());
+
+  @Test
+  @Timeout(120)
+  void writesGet503WithRetryAfterWhileAnotherProcessHoldsTheLockAndSucceedAfterwards() throws Exception {
+    long started = System.nanoTime();
+    TestServer server = servers.start();
+    Path db = servers.home().resolve("svc.db");
+    String agentId = register(server, "lock-agent");
+    assertThat(server.post("/api/v1/agents/" + agentId + "/heartbeat", new JsonObject().put("status", "idle")
+        .put("uptime_s", 1)).statusCode()).isEqualTo(200);
+
+    int accepted = 0;
+    for (int i = 0; i < BEFORE; i++) {
+      assertThat(create(server, "lock-before-" + i).statusCode()).isEqualTo(201);
+      accepted++;
+    }
+
+    List<HttpResponse<Buffer>> during = new ArrayList<>();
+    List<Long> writeMs = new ArrayList<>();
+    int readsOk = 0;
+    long slowestReadMs = 0;
+    int beatsOk = 0;
+    long lastUptime = 0;
+    HttpResponse<Buffer> statusBeat;
+    try (SqliteLock lock = SqliteLock.take(db, "INSERT INTO settings(key, value) VALUES ('lock-holder', 'x');", 30)) {
+      // writes at once, as clients would send them, and reads and heartbeats beside them
+      long t0 = System.nanoTime();
+      List<Future<HttpResponse<Buffer>>> writes = new ArrayList<>();
+      List<Long> ends = new ArrayList<>();
+      for (int i = 0; i < DURING; i++) {
+        int n = i;
+        writes.add(server.client().post("/api/v1/agents").sendJsonObject(new JsonObject().put("name", "lock-during-" + n))
+            .onComplete(ar -> {
+              synchronized (ends) {
+                ends.add(System.nanoTime());
+              }
+            }));
+      }
+      for (int i = 0; i < 3; i++) {
+        long r0 = System.nanoTime();
+        HttpResponse<Buffer> list = server.get("/api/v1/agents");
+        slowestReadMs = Math.max(slowestReadMs, (System.nanoTime() - r0) / 1_000_000);
+        if (list.statusCode() == 200) {
+          readsOk++;
+        }
+        lastUptime = 1000 + i;
+        // liveness and metrics only: kept in memory, written behind once the database takes them
+        HttpResponse<Buffer> beat = server.post("/api/v1/agents/" + agentId + "/heartbeat",
+            new JsonObject().put("status", "idle").put("uptime_s", lastUptime));
+        if (beat.statusCode() == 200) {
+          beatsOk++;
+        }
+      }
+      // a change of status is written at once with its event: refused like any write
+      statusBeat = server.post("/api/v1/agents/" + agentId + "/heartbeat", new JsonObject().put("status", "error")
+          .put("uptime_s", lastUptime));
+      Future.join(writes).toCompletionStage().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
+      for (Future<HttpResponse<Buffer>> w : writes) {
+        during.add(w.result());
+      }
+      synchronized (ends) {
+        ends.forEach(e -> writeMs.add((e - t0) / 1_000_000));
+      }
+      assertThat(lock.alive()).as("the lock holder outlived the writes").isTrue();
+      lock.kill();
+    }
+    int refused = 0;
+    int withRetryAfter = 0;
+    for (HttpResponse<Buffer> r : during) {
+      if (r.statusCode() == 503) {
+        refused++;
+        if (r.getHeader("Retry-After") != null && r.bodyAsJsonObject().getString("error") != null) {
+          withRetryAfter++;
+        }
+      } else if (r.statusCode() == 201) {
+        accepted++;
+      }
+    }
+    // the clients retry what was refused
+    int retried = 0;
+    for (int i = 0; i < DURING; i++) {
+      if (during.get(i).statusCode() != 201) {
+        HttpResponse<Buffer> again = create(server, "lock-during-" + i);
+        if (again.statusCode() == 201) {
+          accepted++;
+          retried++;
+        }
+      }
+    }
+    for (int i = 0; i < 2; i++) {
+      if (create(server, "lock-after-" + i).statusCode() == 201) {
+        accepted++;
+      }
+    }
+    HttpResponse<Buffer> statusBeatAfter = server.post("/api/v1/agents/" + agentId + "/heartbeat",
+        new JsonObject().put("status", "idle").put("uptime_s", lastUptime));
+    long uptime = lastUptime;
+    long beatStored = awaitValue(db, "SELECT uptime_s FROM agents WHERE id = '" + agentId + "'", uptime, 30_000);
+    long stored = count(db, "SELECT count(*) FROM agents WHERE name LIKE 'lock-%' AND name <> 'lock-agent' AND deleted_at IS NULL");
+    long holderRows = count(db, "SELECT count(*) FROM settings WHERE key = 'lock-holder'");
+    String integrity = integrity(db);
+    long maxWriteMs = writeMs.stream().mapToLong(Long::longValue).max().orElse(0);
+
+    FaultCounts.of("SqliteLockFaultTest: sqlite3 holds BEGIN EXCLUSIVE, then killed -9")
+        .put("writes_during_lock", DURING).put("answered_503_retry_after", withRetryAfter)
+        .put("slowest_write_answer_ms", maxWriteMs).put("reads_ok_during_lock", readsOk)
+        .put("slowest_read_ms", slowestReadMs)
+        .put("heartbeats_ok_during_lock", beatsOk).put("status_heartbeat_during_lock", statusBeat.statusCode()).put("retried_ok", retried).put("accepted", accepted)
+        .put("stored", stored).put("lost", Math.max(0, accepted - stored)).put("duplicated", Math.max(0, stored - accepted))
+        .put("killed_holder_rows", holderRows).put("integrity_check", integrity)
+        .put("duration_ms", (System.nanoTime() - started) / 1_000_000).report();
+
+    assertThat(refused).as("writes refused while locked").isEqualTo(DURING);
+    assertThat(withRetryAfter).isEqualTo(DURING);
+    assertThat(maxWriteMs).isLessThan(WRITE_ANSWER_BOUND_MS);
+    assertThat(readsOk).isEqualTo(3);
+    // a read waits at most behind the one write that waited patiently for the lock
+    assertThat(slowestReadMs).isLessThan(WRITE_ANSWER_BOUND_MS);
+    assertThat(statusBeat.statusCode()).as(statusBeat.bodyAsString()).isEqualTo(503);
+    assertThat(statusBeat.getHeader("Retry-After")).isNotNull();
+    assertThat(statusBeatAfter.statusCode()).as(statusBeatAfter.bodyAsString()).isEqualTo(200);
+    assertThat(beatsOk).isEqualTo(3);
+    assertThat(retried).isEqualTo(DURING);
+    assertThat(stored).isEqualTo(accepted).isEqualTo(BEFORE + DURING + 2);
+    assertThat(beatStored).isEqualTo(uptime);
+    assertThat(holderRows).isZero();
+    assertThat(integrity).isEqualTo("ok");
+  }
+
+  static String register(TestServer server, String name) {
+    HttpResponse<Buffer> registered = server.post("/api/v1/agents/register",
+        new JsonObject().put("name", name).put("hostname", name + ".lab").put("cpu_arch", "x86_64"));
+    assertThat(registered.statusCode()).as(registered.bodyAsString()).isBetween(200, 201);
+    JsonObject body = registered.bodyAsJsonObject();
+    return body.getString("id", body.getString("agent_id"));
+  }
+
+  static HttpResponse<Buffer> create(TestServer server, String name) {
+    return server.post("/api/v1/agents", new JsonObject().put("name", name));
+  }
+
+  static long count(Path db, String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  static String integrity(Path db) throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("PRAGMA integrity_check")) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  /** Polls {@code sql} until it gives {@code expected} or the deadline passes; the last value read. */
+  static long awaitValue(Path db, String sql, long expected, long deadlineMs) throws Exception {
+    long end = System.nanoTime() + deadlineMs * 1_000_000;
+    long value = count(db, sql);
+    while (value != expected && System.nanoTime() < end) {
+      Thread.onSpinWait();
+      Thread.sleep(100); // polling interval, not synchronisation: the deadline bounds the wait
+      value = count(db, sql);
+    }
+    return value;
+  }
+}
