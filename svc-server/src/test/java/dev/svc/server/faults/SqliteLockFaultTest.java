@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.engines.fixtures.FaultCounts;
 import dev.svc.server.TestServer;
 import dev.svc.server.TestServers;
+import dev.svc.server.Timings;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -164,6 +168,80 @@ class SqliteLockFaultTest {
     assertThat(beatStored).isEqualTo(uptime);
     assertThat(holderRows).isZero();
     assertThat(integrity).isEqualTo("ok");
+  }
+
+  @Test
+  @Timeout(120)
+  void aSimulatedTestRunningThroughTheLockGoesOnAfterItAndCompletesWithEveryLineOnce() throws Exception {
+    long started = System.nanoTime();
+    TestServer server = servers.start(new TestServer.Options().timings(Timings.defaults().withSimulatorDelays(150, 250)));
+    Path db = servers.home().resolve("svc.db");
+    HttpResponse<Buffer> agent = server.post("/api/v1/agents/test", new JsonObject().put("name", "lock-sim")
+        .put("gpu_info", "NVIDIA H100 80GB HBM3").put("gpu_count", 1));
+    assertThat(agent.statusCode()).as(agent.bodyAsString()).isEqualTo(201);
+    HttpResponse<Buffer> submitted = server.post("/api/v1/quicktest", new JsonObject()
+        .put("agent_id", agent.bodyAsJsonObject().getString("id")).put("model_path", "/models/llama-3-8b")
+        .put("engine_name", "vllm").put("benchmark_name", "throughput"));
+    assertThat(submitted.statusCode()).as(submitted.bodyAsString()).isEqualTo(202);
+    String testId = submitted.bodyAsJsonObject().getString("id");
+    String lines = "SELECT count(*) FROM quick_test_logs WHERE test_id = '" + testId + "'";
+    long beforeLock = awaitAtLeast(db, lines, 2, 30_000);
+
+    String log;
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try (SqliteLock lock = SqliteLock.take(db, "SELECT 1;", 30)) {
+      // held until the simulation has met the lock at least once
+      long end = System.nanoTime() + 30_000_000_000L;
+      while (!captured.toString(StandardCharsets.UTF_8).contains("Simulation of quick test " + testId)
+          && System.nanoTime() < end) {
+        Thread.sleep(50); // polling interval; the deadline bounds the wait
+      }
+      lock.kill();
+    } finally {
+      System.setErr(original);
+      log = captured.toString(StandardCharsets.UTF_8);
+    }
+    assertThat(log).contains("Simulation of quick test " + testId);
+
+    String status = awaitStatus(server, testId, 60_000);
+    long stored = count(db, lines);
+    long distinct = count(db, "SELECT count(DISTINCT line) FROM quick_test_logs WHERE test_id = '" + testId + "'");
+    long last = count(db, "SELECT count(*) FROM quick_test_logs WHERE test_id = '" + testId
+        + "' AND line LIKE 'Results written to %' AND id = (SELECT max(id) FROM quick_test_logs WHERE test_id = '"
+        + testId + "')");
+    long results = count(db, "SELECT count(*) FROM results WHERE test_id = '" + testId + "'");
+    FaultCounts.of("SqliteLockFaultTest: simulated test running while sqlite3 holds the lock")
+        .put("lines_before_lock", beforeLock).put("lines_stored", stored).put("duplicated", stored - distinct)
+        .put("ends_with_last_line", last).put("results", results).put("status", status)
+        .put("duration_ms", (System.nanoTime() - started) / 1_000_000).report();
+
+    assertThat(status).isEqualTo("completed");
+    assertThat(stored).isEqualTo(distinct);
+    assertThat(last).isEqualTo(1);
+    assertThat(results).isEqualTo(1);
+  }
+
+  private static long awaitAtLeast(Path db, String sql, long atLeast, long deadlineMs) throws Exception {
+    long end = System.nanoTime() + deadlineMs * 1_000_000;
+    long value = count(db, sql);
+    while (value < atLeast && System.nanoTime() < end) {
+      Thread.sleep(50); // polling interval; the deadline bounds the wait
+      value = count(db, sql);
+    }
+    assertThat(value).as(sql).isGreaterThanOrEqualTo(atLeast);
+    return value;
+  }
+
+  private static String awaitStatus(TestServer server, String testId, long deadlineMs) throws Exception {
+    long end = System.nanoTime() + deadlineMs * 1_000_000;
+    String status = server.get("/api/v1/quicktest/" + testId).bodyAsJsonObject().getString("status");
+    while (("queued".equals(status) || "running".equals(status)) && System.nanoTime() < end) {
+      Thread.sleep(100); // polling interval; the deadline bounds the wait
+      status = server.get("/api/v1/quicktest/" + testId).bodyAsJsonObject().getString("status");
+    }
+    return status;
   }
 
   static String register(TestServer server, String name) {
