@@ -4,7 +4,6 @@ import io.vertx.core.VertxException;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.nio.file.FileSystemException;
 import java.sql.SQLException;
 import java.util.IdentityHashMap;
@@ -17,7 +16,8 @@ import org.sqlite.SQLiteException;
  * What a client is told when the server could not store or read something for a reason of the
  * server's storage, not of the request: the database busy (SQLite locked by another process, a
  * PostgreSQL lock or serialization conflict, every pooled connection taken for too long), the
- * database unreachable (PostgreSQL stopped or restarting, a connection dropped), or the disk full.
+ * database unreachable (PostgreSQL stopped or restarting, a connection dropped: the driver's SQLState
+ * 08xxx, also for a refused connection), or the disk full.
  * All are temporary for the client, so they are answered 503 (busy, unreachable) or 507 (disk full),
  * each with {@code Retry-After}; a client retries the same request then. The one place that maps
  * such failures ({@link #of}); everything else stays a 500 with a correlation id.
@@ -72,10 +72,7 @@ public record StorageFault(int status, long retryAfterS, String message) {
         StorageFault like = e.failureCode() == INSUFFICIENT_STORAGE ? DISK_FULL : BUSY;
         return Optional.of(new StorageFault(e.failureCode(), like.retryAfterS(), e.getMessage()));
       }
-      return e.failureType() == ReplyFailure.TIMEOUT ? Optional.of(BUSY) : Optional.empty();
-    }
-    if (t instanceof ConnectException) {
-      return Optional.of(UNREACHABLE);
+      return Optional.empty();
     }
     if (t instanceof FileSystemException e && NO_SPACE.equals(e.getReason())) {
       return Optional.of(DISK_FULL);

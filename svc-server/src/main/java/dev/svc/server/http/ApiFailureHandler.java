@@ -27,7 +27,9 @@ public final class ApiFailureHandler implements Handler<RoutingContext> {
     if (storage != null) {
       // the storage's state, not the request, failed it: temporary, so the client is told when to retry
       LOG.warn("{} {}: {} ({})", ctx.request().method(), ctx.request().path(), storage.status(), failure.toString());
-      ctx.response().putHeader("Retry-After", Long.toString(storage.retryAfterS()));
+      if (!ctx.response().headWritten()) {
+        ctx.response().putHeader("Retry-After", Long.toString(storage.retryAfterS()));
+      }
       Replies.error(ctx, storage.status(), storage.message());
       return;
     }
