@@ -8,6 +8,7 @@ import dev.svc.server.TestServers;
 import dev.svc.server.Timings;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.io.ByteArrayOutputStream;
@@ -221,6 +222,100 @@ class SqliteLockFaultTest {
     assertThat(stored).isEqualTo(distinct);
     assertThat(last).isEqualTo(1);
     assertThat(results).isEqualTo(1);
+  }
+
+  @Test
+  @Timeout(120)
+  void aCampaignRunningThroughTheLockCompletesWithEveryLineOfItsTestsOnce() throws Exception {
+    long started = System.nanoTime();
+    TestServer server = servers.start(new TestServer.Options().timings(Timings.defaults().withSimulatorDelays(100, 150)));
+    Path db = servers.home().resolve("svc.db");
+    HttpResponse<Buffer> agent = server.post("/api/v1/agents/test", new JsonObject().put("name", "lock-campaign")
+        .put("cpu_arch", "x86_64"));
+    assertThat(agent.statusCode()).as(agent.bodyAsString()).isEqualTo(201);
+    JsonArray models = new JsonArray().add(new JsonObject().put("name", "m1").put("path", "/models/m1"))
+        .add(new JsonObject().put("name", "m2").put("path", "/models/m2"));
+    HttpResponse<Buffer> created = server.post("/api/v1/campaigns", new JsonObject().put("name", "through-the-lock")
+        .put("agent_id", agent.bodyAsJsonObject().getString("id")).put("config", new JsonObject().put("models", models)
+            .put("engines", new JsonArray().add(new JsonObject().put("name", "vllm")))));
+    assertThat(created.statusCode()).as(created.bodyAsString()).isEqualTo(201);
+    String campaignId = created.bodyAsJsonObject().getString("id");
+    assertThat(server.post("/api/v1/campaigns/" + campaignId + "/launch", new JsonObject()).statusCode()).isEqualTo(202);
+    awaitAtLeast(db, "SELECT count(*) FROM campaign_logs WHERE campaign_id = '" + campaignId + "'", 3, 30_000);
+
+    String log;
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try (SqliteLock lock = SqliteLock.take(db, "SELECT 1;", 30)) {
+      // held until the campaign's lines have met the lock at least once
+      long end = System.nanoTime() + 30_000_000_000L;
+      while (!metTheLock(captured.toString(StandardCharsets.UTF_8)) && System.nanoTime() < end) {
+        Thread.sleep(50); // polling interval; the deadline bounds the wait
+      }
+      lock.kill();
+    } finally {
+      System.setErr(original);
+      log = captured.toString(StandardCharsets.UTF_8);
+    }
+    assertThat(metTheLock(log)).as("the campaign met the lock: %s", log).isTrue();
+
+    String status = awaitCampaign(server, campaignId, 90_000);
+    int totalRuns = server.get("/api/v1/campaigns/" + campaignId).bodyAsJsonObject().getInteger("total_runs");
+    List<String> campaignLines = strings(db, "SELECT line FROM campaign_logs WHERE campaign_id = '" + campaignId + "'");
+    List<String> tests = strings(db, "SELECT id || ' ' || campaign_row || ' ' || status FROM quick_tests"
+        + " WHERE campaign_id = '" + campaignId + "' ORDER BY campaign_row");
+    int rows = tests.size();
+    long completed = tests.stream().filter(t -> t.endsWith(" completed")).count();
+    long testLines = 0;
+    long missing = 0;
+    long duplicated = 0;
+    for (String test : tests) {
+      String[] parts = test.split(" ");
+      String prefix = "[" + (Integer.parseInt(parts[1]) + 1) + "/" + totalRuns + "] ";
+      for (String line : strings(db, "SELECT line FROM quick_test_logs WHERE test_id = '" + parts[0] + "'")) {
+        testLines++;
+        long mirrored = campaignLines.stream().filter(l -> l.equals(prefix + line)).count();
+        missing += mirrored == 0 ? 1 : 0;
+        duplicated += Math.max(0, mirrored - 1);
+      }
+    }
+    FaultCounts.of("SqliteLockFaultTest: campaign running while sqlite3 holds the lock")
+        .put("rows", totalRuns).put("rows_with_a_test", rows).put("rows_completed", completed).put("campaign_status", status)
+        .put("test_lines", testLines).put("campaign_lines", campaignLines.size()).put("lost", missing)
+        .put("duplicated", duplicated).put("duration_ms", (System.nanoTime() - started) / 1_000_000).report();
+
+    assertThat(status).isEqualTo("completed");
+    assertThat(rows).isEqualTo(totalRuns).isPositive();
+    assertThat(completed).isEqualTo(rows);
+    assertThat(missing).isZero();
+    assertThat(duplicated).isZero();
+  }
+
+  /** The lock met the campaign's row (its simulation paused) or the campaign's own writes. */
+  private static boolean metTheLock(String log) {
+    return log.contains("paused:") || log.contains("log line not written") || log.contains("failed in the executor");
+  }
+
+  private static String awaitCampaign(TestServer server, String campaignId, long deadlineMs) throws Exception {
+    long end = System.nanoTime() + deadlineMs * 1_000_000;
+    String status = server.get("/api/v1/campaigns/" + campaignId).bodyAsJsonObject().getString("status");
+    while (("queued".equals(status) || "running".equals(status)) && System.nanoTime() < end) {
+      Thread.sleep(100); // polling interval; the deadline bounds the wait
+      status = server.get("/api/v1/campaigns/" + campaignId).bodyAsJsonObject().getString("status");
+    }
+    return status;
+  }
+
+  private static List<String> strings(Path db, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
   }
 
   private static long awaitAtLeast(Path db, String sql, long atLeast, long deadlineMs) throws Exception {
