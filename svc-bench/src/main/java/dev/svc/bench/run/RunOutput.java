@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -23,7 +24,8 @@ import java.util.zip.GZIPOutputStream;
  * {@code config.json} (what was asked), {@code summary.md} (for people) and
  * {@code requests.jsonl.gz} (one line per measured request, times in ms from the benchmark's first
  * send, with the engine's own timings of it where it gives them; a swept benchmark's lines carry
- * their step's {@code load}). Blocking.
+ * their step's {@code load}). {@code metrics.json} comes last, written aside and renamed, so that a
+ * failed write (a full disk) never leaves one cut short. Blocking.
  */
 public final class RunOutput {
 
@@ -33,7 +35,6 @@ public final class RunOutput {
   public static void write(Path dir, JsonObject metrics, JsonObject config, Map<String, List<RequestRecord>> requests)
       throws IOException {
     Files.createDirectories(dir);
-    Files.writeString(dir.resolve("metrics.json"), metrics.encodePrettily() + "\n", StandardCharsets.UTF_8);
     JsonObject hardware = metrics.getJsonObject(MetricKeys.SYSTEM_INFO, new JsonObject());
     Files.writeString(dir.resolve("hardware.json"), hardware.encodePrettily() + "\n", StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("config.json"), config.encodePrettily() + "\n", StandardCharsets.UTF_8);
@@ -53,6 +54,14 @@ public final class RunOutput {
           out.write('\n');
         }
       }
+    }
+    // last and whole or not at all: the server indexes and the agent submits whatever is named metrics.json
+    Path partial = dir.resolve(".metrics.json.partial");
+    try {
+      Files.writeString(partial, metrics.encodePrettily() + "\n", StandardCharsets.UTF_8);
+      Files.move(partial, dir.resolve("metrics.json"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(partial);
     }
   }
 

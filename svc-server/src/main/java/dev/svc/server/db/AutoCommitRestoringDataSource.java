@@ -36,17 +36,26 @@ final class AutoCommitRestoringDataSource implements DataSource {
     return wrap(delegate.getConnection(username, password));
   }
 
-  private static Connection wrap(Connection connection) {
+  private Connection wrap(Connection connection) {
     return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
-        new Handler(connection));
+        new Handler(delegate, connection));
   }
 
-  /** Restores auto-commit after commit/rollback and swallows the one setAutoCommit(false) that follows. */
+  /**
+   * Restores auto-commit after commit/rollback and swallows the one setAutoCommit(false) that follows.
+   * Also replaces a connection the database closed (PostgreSQL restarted, a network cut): the pool
+   * keeps its connections for ever and never asks whether they still work, so without this every
+   * request would fail on the dead one after the database came back, until a restart. The swap
+   * happens only between transactions (a transaction cut in half fails and is rolled back as a whole).
+   */
   private static final class Handler implements InvocationHandler {
-    private final Connection target;
+    private final DataSource source;
+    private Connection target;
     private boolean justEnded;
+    private boolean inTransaction;
 
-    Handler(Connection target) {
+    Handler(DataSource source, Connection target) {
+      this.source = source;
       this.target = target;
     }
 
@@ -57,19 +66,53 @@ final class AutoCommitRestoringDataSource implements DataSource {
         justEnded = false;
         return null;
       }
+      if (!inTransaction && !name.equals("close") && !name.equals("isClosed") && target.isClosed()) {
+        reopen();
+      }
+      boolean ends = (name.equals("commit") || name.equals("rollback")) && (args == null || args.length == 0);
       Object result;
       try {
         result = method.invoke(target, args);
       } catch (InvocationTargetException e) {
+        if (ends) {
+          ended(false); // a failed commit or rollback still ends the transaction, on this side too
+        }
         throw e.getCause();
       }
-      if ((name.equals("commit") || name.equals("rollback")) && (args == null || args.length == 0)) {
-        target.setAutoCommit(true);
-        justEnded = true;
+      if (ends) {
+        ended(true);
+      } else if (name.equals("setAutoCommit") && args.length == 1) {
+        inTransaction = Boolean.FALSE.equals(args[0]);
+        justEnded = false;
       } else if (!name.equals("getAutoCommit")) {
         justEnded = false;
       }
       return result;
+    }
+
+    private void ended(boolean cleanly) throws SQLException {
+      inTransaction = false;
+      justEnded = true;
+      if (cleanly) {
+        target.setAutoCommit(true);
+      } else if (!target.isClosed()) {
+        try {
+          target.setAutoCommit(true);
+        } catch (SQLException e) {
+          // the commit's own failure is the one the caller gets
+        }
+      }
+    }
+
+    /** A new connection in place of the closed one; when the database is still away, its error. */
+    private void reopen() throws SQLException {
+      Connection fresh = source.getConnection();
+      try {
+        target.close();
+      } catch (SQLException e) {
+        // closed already: nothing to release
+      }
+      target = fresh;
     }
   }
 

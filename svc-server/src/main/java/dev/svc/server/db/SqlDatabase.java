@@ -8,16 +8,19 @@ import io.vertx.sqlclient.PoolOptions;
 import dev.svc.core.home.PrivateFiles;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server's database: SQLite by default (WAL, one writer connection, busy timeout so outside
- * tools can share the file) or PostgreSQL, both through vertx-jdbc-client. Migrations run on a
+ * The server's database: SQLite by default (WAL, one writer connection, a wait for outside
+ * tools' locks: {@link SqliteBusyWait}) or PostgreSQL, both through vertx-jdbc-client. Migrations run on a
  * worker before the pool is handed out, unless the database is already current (AppliedChangelog).
  */
 public final class SqlDatabase {
@@ -77,8 +80,16 @@ public final class SqlDatabase {
       SQLiteConfig config = new SQLiteConfig();
       config.setJournalMode(SQLiteConfig.JournalMode.WAL);
       config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-      config.setBusyTimeout(5000);
-      SQLiteDataSource ds = new SQLiteDataSource(config);
+      config.setBusyTimeout((int) SqliteBusyWait.PATIENCE_MS);
+      AtomicLong lastGaveUp = SqliteBusyWait.neverGaveUp();
+      SQLiteDataSource ds = new SQLiteDataSource(config) {
+        @Override
+        public SQLiteConnection getConnection(String user, String password) throws SQLException {
+          SQLiteConnection connection = super.getConnection(user, password);
+          SqliteBusyWait.install(connection, lastGaveUp); // replaces the busy timeout set above
+          return connection;
+        }
+      };
       ds.setUrl(url);
       return ds;
     }

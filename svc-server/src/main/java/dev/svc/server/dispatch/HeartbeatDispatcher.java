@@ -8,6 +8,7 @@ import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
 import dev.svc.server.Timings;
+import dev.svc.server.db.StorageFault;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.events.EventLog.Event;
 import dev.svc.server.events.EventLog.Written;
@@ -125,8 +126,15 @@ public final class HeartbeatDispatcher extends VerticleBase {
       if (ar.succeeded()) {
         message.reply(ar.result());
       } else {
-        LOG.error("Heartbeat of {} failed", agentId, ar.cause());
-        message.fail(500, ar.cause().getMessage());
+        // a storage fault keeps its status (503/507 and Retry-After for the agent); anything else is a 500
+        StorageFault storage = StorageFault.of(ar.cause()).orElse(null);
+        if (storage != null) {
+          LOG.warn("Heartbeat of {} not stored: {}", agentId, ar.cause().toString());
+          message.fail(storage.status(), storage.message());
+        } else {
+          LOG.error("Heartbeat of {} failed", agentId, ar.cause());
+          message.fail(500, ar.cause().getMessage());
+        }
       }
     });
   }

@@ -1,12 +1,17 @@
 package dev.svc.server.http;
 
 import dev.svc.core.Ids;
+import dev.svc.server.db.StorageFault;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Turns every failure under /api/ into {"error": …} with its status; real faults get a correlation id. */
+/**
+ * Turns every failure under /api/ into {"error": …} with its status; the storage's temporary faults
+ * (database busy or unreachable, disk full: {@link StorageFault}) become 503/507 with Retry-After; real
+ * faults get a 500 with a correlation id.
+ */
 public final class ApiFailureHandler implements Handler<RoutingContext> {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiFailureHandler.class);
@@ -16,6 +21,16 @@ public final class ApiFailureHandler implements Handler<RoutingContext> {
     Throwable failure = ctx.failure();
     if (failure instanceof ApiError) {
       Replies.error(ctx, ((ApiError) failure).status(), failure.getMessage());
+      return;
+    }
+    StorageFault storage = failure == null ? null : StorageFault.of(failure).orElse(null);
+    if (storage != null) {
+      // the storage's state, not the request, failed it: temporary, so the client is told when to retry
+      LOG.warn("{} {}: {} ({})", ctx.request().method(), ctx.request().path(), storage.status(), failure.toString());
+      if (!ctx.response().headWritten()) {
+        ctx.response().putHeader("Retry-After", Long.toString(storage.retryAfterS()));
+      }
+      Replies.error(ctx, storage.status(), storage.message());
       return;
     }
     int status = ctx.statusCode();

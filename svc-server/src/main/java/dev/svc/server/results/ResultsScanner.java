@@ -62,7 +62,10 @@ public final class ResultsScanner {
     } catch (BoundedJson.TooDeepException e) {
       problems.add(file + ": is nested deeper than " + BoundedJson.MAX_DEPTH + " levels.");
     } catch (DecodeException e) {
-      problems.add(file + ": is not valid JSON.");
+      // a write cut off (a full disk, a crash) leaves a document that stops before its end
+      problems.add(file + (String.valueOf(e.getMessage()).contains("end-of-input")
+          ? ": ends before its JSON does (cut short: an interrupted write or a full disk); not indexed."
+          : ": is not valid JSON; not indexed."));
     } catch (IOException e) {
       problems.add(file + ": could not be read (" + e.getClass().getSimpleName() + ").");
     }

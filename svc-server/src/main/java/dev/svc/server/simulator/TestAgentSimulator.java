@@ -2,6 +2,7 @@ package dev.svc.server.simulator;
 
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
+import dev.svc.server.db.StorageFault;
 import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * start every test agent with a queued or running test resumes (the server may have stopped
  * mid-run). When a simulation ends, {@code {"test_id","outcome"}} is published on {@link #FINISHED}
  * (outcome {@code completed}, {@code stopped} when the test was cancelled, {@code failed}, or
- * {@code interrupted} at shutdown), and the agent takes its next test.
+ * {@code interrupted} at shutdown), and the agent takes its next test. A simulation cut by a storage
+ * fault (the database locked or away, the disk full) resumes after its last stored line a little later.
  */
 public final class TestAgentSimulator extends VerticleBase {
 
@@ -29,6 +31,8 @@ public final class TestAgentSimulator extends VerticleBase {
   public static final String FINISHED = EventAddresses.SIMULATOR_FINISHED;
 
   static final String FAILED_PREFIX = "Simulation failed: ";
+  /** How long a simulation waits for the database to come back (StorageFault) before it goes on. */
+  static final long STORAGE_RETRY_MS = 2_000;
 
   private static final Logger LOG = LoggerFactory.getLogger(TestAgentSimulator.class);
 
@@ -105,11 +109,30 @@ public final class TestAgentSimulator extends VerticleBase {
       } else if (stopping) {
         finished(testId, Simulation.Outcome.INTERRUPTED.name());
         busy.remove(agentId);
+      } else if (StorageFault.of(ar.cause()).isPresent()) {
+        // the database is away for a while (locked, restarting, disk full), not the test broken: the
+        // run goes on later after its last stored line, with the same plan, as after a restart
+        LOG.warn("Simulation of quick test {} paused: {}; resuming in {} ms", testId, ar.cause().toString(),
+            STORAGE_RETRY_MS);
+        resumeSoon(agentId, testId);
       } else {
         LOG.error("Simulation of quick test {} failed", testId, ar.cause());
         failSoon(agentId, testId, ar.cause());
       }
     });
+  }
+
+  private void resumeSoon(String agentId, String testId) {
+    long[] id = new long[1];
+    id[0] = vertx.setTimer(STORAGE_RETRY_MS, t -> {
+      retryTimers.remove(id[0]);
+      if (stopping) {
+        busy.remove(agentId);
+        return;
+      }
+      launch(agentId, testId);
+    });
+    retryTimers.add(id[0]);
   }
 
   /** The agent finished a test: it takes the next one. */
