@@ -1,10 +1,12 @@
 package dev.svc.server.campaigns;
 
 import dev.svc.core.events.EventType;
+import dev.svc.server.db.StorageFault;
 import dev.svc.server.events.EventLog.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +19,11 @@ final class CampaignLog {
 
   private static final Logger LOG = LoggerFactory.getLogger(CampaignLog.class);
 
+  /** A line the database refuses for a storage reason is tried again this often... */
+  static final long STORAGE_FAULT_RETRY_MS = 1000;
+  /** ...for this long, then dropped with a warning (the database is not coming back soon). */
+  static final long STORAGE_FAULT_PATIENCE_MS = 10 * 60_000;
+
   private final ApiContext api;
   private final String campaignId;
   private Future<Void> tail = Future.succeededFuture();
@@ -28,12 +35,26 @@ final class CampaignLog {
 
   /** Queues a line after those given before; completes once it is stored and published. */
   Future<Void> line(String line) {
-    Future<Void> next = tail.transform(ignored -> api.events().write(conn -> api.campaigns().appendLog(conn, campaignId, line)
-        .map(v -> Written.of((Void) null, new Event(campaignId, EventType.LOG,
-            new JsonObject().put("campaign_id", campaignId).put("line", line)))))
+    long giveUpAt = System.nanoTime() + STORAGE_FAULT_PATIENCE_MS * 1_000_000;
+    Future<Void> next = tail.transform(ignored -> write(line, giveUpAt)
         .onFailure(err -> LOG.warn("Campaign {}: log line not written: {}", campaignId, err.getMessage())));
     tail = next;
     return next;
+  }
+
+  /** Writes a line; a storage fault (the database locked, unreachable, the disk full) is waited out, in order. */
+  private Future<Void> write(String line, long giveUpAt) {
+    return api.events().write(conn -> api.campaigns().appendLog(conn, campaignId, line)
+        .map(v -> Written.of((Void) null, new Event(campaignId, EventType.LOG,
+            new JsonObject().put("campaign_id", campaignId).put("line", line)))))
+        .recover(err -> {
+          if (StorageFault.of(err).isEmpty() || System.nanoTime() > giveUpAt) {
+            return Future.failedFuture(err);
+          }
+          Promise<Void> again = Promise.promise();
+          api.vertx().setTimer(STORAGE_FAULT_RETRY_MS, t -> write(line, giveUpAt).onComplete(again));
+          return again.future();
+        });
   }
 
   /** Completes when every line given so far was written (or failed to be). */

@@ -3,6 +3,7 @@ package dev.svc.server.campaigns;
 import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventType;
+import dev.svc.server.db.StorageFault;
 import dev.svc.server.events.EventLog.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.http.ApiContext;
@@ -28,6 +29,9 @@ final class CampaignRun {
   private static final Logger LOG = LoggerFactory.getLogger(CampaignRun.class);
   private static final String DELETED = "deleted";
 
+  /** After a storage fault, the campaign resumes from the database this much later. */
+  static final long STORAGE_FAULT_RESUME_MS = 2000;
+
   private final ApiContext api;
   private final String id;
   private final BooleanSupplier stopped;
@@ -40,6 +44,8 @@ final class CampaignRun {
   private int succeeded;
   private int failed;
   private int position;
+  /** A storage fault stopped this pass and a new one is due ({@link #resumeLater}). */
+  private boolean resuming;
 
   CampaignRun(ApiContext api, String campaignId, BooleanSupplier stopped) {
     this.api = api;
@@ -295,8 +301,36 @@ final class CampaignRun {
       done.tryComplete();
       return;
     }
+    if (StorageFault.of(err).isPresent()) {
+      resumeLater(err);
+      return;
+    }
     LOG.error("Campaign {} failed in the executor", id, err);
     failCampaign("Campaign executor error: " + err.getMessage(), position);
+  }
+
+  /**
+   * The database refused a write or read for a storage reason (locked by another process,
+   * unreachable, the disk full): the campaign is not at fault, so it is not failed. It starts over
+   * from what the database holds, as after a restart, once the fault had time to pass.
+   */
+  private void resumeLater(Throwable err) {
+    if (resuming) {
+      return;
+    }
+    resuming = true;
+    LOG.warn("Campaign {}: the database failed ({}); resuming at its first unfinished run in {} ms",
+        id, err.getMessage(), STORAGE_FAULT_RESUME_MS);
+    api.vertx().setTimer(STORAGE_FAULT_RESUME_MS, t -> {
+      resuming = false;
+      succeeded = 0;
+      failed = 0;
+      if (stopped.getAsBoolean() || done.future().isComplete()) {
+        done.tryComplete();
+      } else {
+        prepare();
+      }
+    });
   }
 
   /** Moves the campaign and stores its status event in one transaction; false when it was no longer {@code from}. */
