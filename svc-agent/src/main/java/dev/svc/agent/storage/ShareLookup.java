@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
 
 /**
@@ -132,7 +133,13 @@ public final class ShareLookup {
       if (!hasGlob(segment)) {
         reached.forEach(dir -> next.add(dir.resolve(name)));
       } else {
-        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + name);
+        PathMatcher matcher;
+        try {
+          matcher = FileSystems.getDefault().getPathMatcher("glob:" + name);
+        } catch (PatternSyntaxException e) {
+          throw new ModelLookupException("The model path " + key + " has a segment that is not a valid glob ("
+              + e.getDescription() + "): " + name);
+        }
         for (Path dir : reached) {
           if (!Files.isDirectory(dir)) {
             continue;
