@@ -1,6 +1,5 @@
 package dev.svc.agent.daemon;
 
-import dev.svc.core.Ids;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
@@ -11,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The server's answer to a heartbeat (protocol.md: {@code agent_id}, {@code settings}, {@code commands}),
@@ -24,6 +24,11 @@ import java.util.Optional;
  */
 record HeartbeatAnswer(Optional<String> agentId, Optional<JsonObject> settings, List<Command> commands) {
 
+  /**
+   * What an agent id may be: it goes into request paths, so no '/', '%' or '..'; ids from older
+   * servers need not be this server's 16 hex digits.
+   */
+  static final Pattern AGENT_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   /** Longest command id taken; the server's are far shorter. */
   static final int MAX_COMMAND_ID = 128;
 
@@ -52,8 +57,8 @@ record HeartbeatAnswer(Optional<String> agentId, Optional<JsonObject> settings, 
       throw new MalformedException("it is not a JSON object");
     }
     Object id = answer.getValue("agent_id");
-    if (id != null && !(id instanceof String s && Ids.isId(s))) {
-      throw new MalformedException("agent_id must be an id of 16 hex digits");
+    if (id != null && !(id instanceof String s && AGENT_ID.matcher(s).matches())) {
+      throw new MalformedException("agent_id must be 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'");
     }
     Object settings = answer.getValue("settings");
     if (settings != null && !(settings instanceof JsonObject)) {
