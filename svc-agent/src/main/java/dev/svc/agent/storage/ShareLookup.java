@@ -23,6 +23,12 @@ import java.util.stream.Stream;
 public final class ShareLookup {
 
   private static final String GLOB_CHARS = "*?[{";
+  /**
+   * Most '*' in one glob segment. The JDK matches a glob as a backtracking regex: each '*' multiplies
+   * the work on a name that does not match, so 100 of them hung a lookup; three keep it to milliseconds
+   * for the longest file name (255 bytes), and a model's glob needs one or two.
+   */
+  static final int MAX_STARS = 3;
 
   private final Path mountRoot;
 
@@ -133,6 +139,10 @@ public final class ShareLookup {
       if (!hasGlob(segment)) {
         reached.forEach(dir -> next.add(dir.resolve(name)));
       } else {
+        if (name.chars().filter(c -> c == '*').count() > MAX_STARS) {
+          throw new ModelLookupException("The model path " + key + " has a glob segment with more than " + MAX_STARS
+              + " '*'; refused: " + name);
+        }
         PathMatcher matcher;
         try {
           matcher = FileSystems.getDefault().getPathMatcher("glob:" + name);
