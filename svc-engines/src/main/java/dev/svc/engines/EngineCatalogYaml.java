@@ -52,6 +52,9 @@ final class EngineCatalogYaml {
     try {
       LoaderOptions options = new LoaderOptions();
       options.setAllowDuplicateKeys(false);
+      // An alias of a mapping or list can build a cycle (whose printing overflows the stack) or a
+      // billion-laughs bomb; a catalog needs neither, so aliases of collections are refused.
+      options.setMaxAliasesForCollections(0);
       root = new Yaml(new SafeConstructor(options)).load(text);
     } catch (YAMLException e) {
       throw invalid(source, "it is not well-formed YAML (" + yamlProblem(e) + ")");

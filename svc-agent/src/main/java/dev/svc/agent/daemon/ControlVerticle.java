@@ -78,7 +78,7 @@ public final class ControlVerticle extends VerticleBase {
       if (cached != null) {
         // the last settings the server sent hold until it answers again
         settings = cached;
-        intervalS = AgentSettings.heartbeatIntervalS(flat(cached));
+        intervalS = AgentSettings.heartbeatIntervalS(HeartbeatAnswer.flat(cached));
         vertx.eventBus().publish(AgentBus.SETTINGS, cached.copy());
       }
       Promise<Void> registered = Promise.promise();
@@ -135,7 +135,8 @@ public final class ControlVerticle extends VerticleBase {
             String before = identity.agentId();
             identity.adopt(id);
             if (body.getValue("heartbeat_interval_s") instanceof Number n && settings == null) {
-              intervalS = n.intValue();
+              intervalS = AgentSettings.heartbeatIntervalS(java.util.Map.of(AgentSettings.HEARTBEAT_INTERVAL_S,
+                  String.valueOf(n)));
             }
             LOG.info(before == null || before.equals(id) ? "Registered with {} as {} ({})"
                 : "Registered again with {} as {} ({}), formerly " + before, config.server(), registration.getString("name"), id);
@@ -227,7 +228,13 @@ public final class ControlVerticle extends VerticleBase {
           }
           @SuppressWarnings("unchecked")
           List<String> sent = body.getJsonArray("acked_command_ids").getList();
-          return answered(response.bodyAsJsonObject(), List.copyOf(sent));
+          HeartbeatAnswer answer;
+          try {
+            answer = HeartbeatAnswer.parse(response.body());
+          } catch (HeartbeatAnswer.MalformedException e) {
+            return Future.failedFuture(e.getMessage()); // nothing of it applied; the next beat asks again
+          }
+          return answered(answer, List.copyOf(sent));
         }));
   }
 
@@ -241,25 +248,21 @@ public final class ControlVerticle extends VerticleBase {
     });
   }
 
-  private Future<Void> answered(JsonObject answer, List<String> acknowledged) {
-    String canonical = answer.getString("agent_id");
-    if (canonical != null && !canonical.equals(identity.agentId())) {
+  private Future<Void> answered(HeartbeatAnswer answer, List<String> acknowledged) {
+    answer.agentId().filter(canonical -> !canonical.equals(identity.agentId())).ifPresent(canonical -> {
       LOG.info("Server names this agent {} (was {}); adopting it", canonical, identity.agentId());
       identity.adopt(canonical);
-    }
-    JsonObject received = answer.getJsonObject("settings");
+    });
     Future<Void> stored = vertx.executeBlocking(() -> {
       ledger.acknowledged(acknowledged);
       return null;
     });
-    if (received != null) {
+    if (answer.settings().isPresent()) {
+      JsonObject received = answer.settings().get();
       stored = stored.compose(v -> applySettings(received));
     }
-    JsonArray commands = answer.getJsonArray("commands", new JsonArray());
-    for (Object c : commands) {
-      if (c instanceof JsonObject command) {
-        stored = stored.compose(v -> forward(command));
-      }
+    for (HeartbeatAnswer.Command command : answer.commands()) {
+      stored = stored.compose(v -> forward(command));
     }
     return stored;
   }
@@ -267,7 +270,7 @@ public final class ControlVerticle extends VerticleBase {
   private Future<Void> applySettings(JsonObject received) {
     boolean changed = !received.equals(settings);
     settings = received.copy();
-    int interval = AgentSettings.heartbeatIntervalS(flat(received));
+    int interval = AgentSettings.heartbeatIntervalS(HeartbeatAnswer.flat(received));
     if (interval != intervalS) {
       LOG.info("Heartbeat interval is now {} s", interval);
       intervalS = interval;
@@ -284,12 +287,8 @@ public final class ControlVerticle extends VerticleBase {
   }
 
   /** One command to the engine; acknowledged once the engine accepted it, never run twice. */
-  private Future<Void> forward(JsonObject command) {
-    String id = command.getString("command_id");
-    if (id == null || id.isBlank()) {
-      LOG.warn("Ignoring a command without command_id: {}", command.encode());
-      return Future.succeededFuture();
-    }
+  private Future<Void> forward(HeartbeatAnswer.Command command) {
+    String id = command.commandId();
     return vertx.executeBlocking(() -> ledger.seen(id)).compose(seen -> {
       if (seen) {
         // the server sent it again (its ack was lost, or this agent restarted): acknowledge, do not rerun
@@ -298,32 +297,26 @@ public final class ControlVerticle extends VerticleBase {
           return null;
         });
       }
-      JsonObject request = new JsonObject().put("command_id", id).put("test_id", command.getString("test_id"))
-          .put("type", command.getString("type")).put("payload", command.getJsonObject("payload", new JsonObject()));
+      JsonObject request = new JsonObject().put("command_id", id).put("test_id", command.testId())
+          .put("type", command.type()).put("payload", command.payload());
       return vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_COMMAND, request,
           new DeliveryOptions().setSendTimeout(60_000)).compose(reply -> {
             JsonObject r = reply.body() == null ? new JsonObject() : reply.body();
             if (!r.getBoolean("accepted", false)) {
-              LOG.warn("Engine did not accept {} {}: {}", command.getString("type"), id, r.getString("reason", "no reason given"));
+              LOG.warn("Engine did not accept {} {}: {}", command.type(), id, r.getString("reason", "no reason given"));
               return Future.<Void>succeededFuture();
             }
-            LOG.info("Engine accepted {} {}", command.getString("type"), id);
+            LOG.info("Engine accepted {} {}", command.type(), id);
             return vertx.executeBlocking(() -> {
               ledger.accepted(id);
               return null;
             });
           }, err -> {
-            LOG.warn("Engine did not answer {} {} ({}); the server will send it again", command.getString("type"), id,
+            LOG.warn("Engine did not answer {} {} ({}); the server will send it again", command.type(), id,
                 err.getMessage());
             return Future.succeededFuture();
           });
     });
-  }
-
-  private static java.util.Map<String, String> flat(JsonObject settings) {
-    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
-    settings.forEach(e -> out.put(e.getKey(), e.getValue() == null ? null : String.valueOf(e.getValue())));
-    return out;
   }
 
   private static String error(HttpResponse<Buffer> response) {

@@ -12,9 +12,12 @@ public final class ModelPaths {
   private ModelPaths() {
   }
 
-  /** A path with a {@code ..} segment could climb out of the storage or share: refused outright. */
+  /**
+   * A path with a {@code ..} segment could climb out of the storage or share: refused outright. The
+   * path is checked as it is used, stripped ({@code ".. "} is {@code ".."} once stripped).
+   */
   public static void refuseParentSegments(String modelPath) throws ModelLookupException {
-    for (String segment : SEGMENTS.split(modelPath)) {
+    for (String segment : SEGMENTS.split(modelPath.strip())) {
       if (segment.equals("..")) {
         throw new ModelLookupException("The model path " + modelPath + " has a '..' segment; refused, nothing copied");
       }

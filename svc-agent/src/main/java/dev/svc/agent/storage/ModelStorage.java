@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -157,7 +158,12 @@ public final class ModelStorage {
    */
   public Path confined(String modelPath) throws ModelLookupException {
     ModelPaths.refuseParentSegments(modelPath);
-    Path path = root.resolve(modelPath.strip()).normalize();
+    Path path;
+    try {
+      path = root.resolve(modelPath.strip()).normalize();
+    } catch (InvalidPathException e) {
+      throw new ModelLookupException("The model path " + modelPath + " is not a valid path: " + e.getMessage());
+    }
     if (!path.startsWith(root) || path.equals(root)) {
       throw new ModelLookupException(modelPath + " is not inside the model storage " + root + "; refused");
     }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
 
 /**
@@ -22,6 +23,12 @@ import java.util.stream.Stream;
 public final class ShareLookup {
 
   private static final String GLOB_CHARS = "*?[{";
+  /**
+   * Most '*' in one glob segment. The JDK matches a glob as a backtracking regex: each '*' multiplies
+   * the work on a name that does not match, so 100 of them hung a lookup; three keep it to milliseconds
+   * for the longest file name (255 bytes), and a model's glob needs one or two.
+   */
+  static final int MAX_STARS = 3;
 
   private final Path mountRoot;
 
@@ -132,7 +139,17 @@ public final class ShareLookup {
       if (!hasGlob(segment)) {
         reached.forEach(dir -> next.add(dir.resolve(name)));
       } else {
-        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + name);
+        if (name.chars().filter(c -> c == '*').count() > MAX_STARS) {
+          throw new ModelLookupException("The model path " + key + " has a glob segment with more than " + MAX_STARS
+              + " '*'; refused: " + name);
+        }
+        PathMatcher matcher;
+        try {
+          matcher = FileSystems.getDefault().getPathMatcher("glob:" + name);
+        } catch (PatternSyntaxException e) {
+          throw new ModelLookupException("The model path " + key + " has a segment that is not a valid glob ("
+              + e.getDescription() + "): " + name);
+        }
         for (Path dir : reached) {
           if (!Files.isDirectory(dir)) {
             continue;

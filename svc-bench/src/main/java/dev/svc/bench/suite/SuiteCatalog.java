@@ -142,6 +142,9 @@ public final class SuiteCatalog {
   private static LoaderOptions strict() {
     LoaderOptions options = new LoaderOptions();
     options.setAllowDuplicateKeys(false);
+    // An alias of a mapping or list can build a cycle (whose printing overflows the stack) or a
+    // billion-laughs bomb; a suite needs neither, so aliases of collections are refused.
+    options.setMaxAliasesForCollections(0);
     return options;
   }
 

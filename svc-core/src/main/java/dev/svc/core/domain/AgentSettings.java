@@ -53,7 +53,11 @@ public final class AgentSettings {
   /** The heartbeat interval in seconds of effective settings; the default when it is missing or unreadable. */
   public static int heartbeatIntervalS(Map<String, String> settings) {
     String value = settings.get(HEARTBEAT_INTERVAL_S);
-    return value != null && value.matches("\\d{1,9}") ? Integer.parseInt(value) : DEFAULT_HEARTBEAT_S;
+    if (value == null || !value.matches("\\d{1,9}")) {
+      return DEFAULT_HEARTBEAT_S;
+    }
+    // the server accepts only this range; any other value (0 would beat every millisecond) is held to it
+    return Math.min(MAX_HEARTBEAT_S, Math.max(MIN_HEARTBEAT_S, Integer.parseInt(value)));
   }
 
   /**

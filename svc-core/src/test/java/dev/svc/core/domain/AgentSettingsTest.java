@@ -62,5 +62,8 @@ class AgentSettingsTest {
     assertThat(AgentSettings.heartbeatIntervalS(Map.of("heartbeat_interval_s", "45"))).isEqualTo(45);
     assertThat(AgentSettings.heartbeatIntervalS(Map.of())).isEqualTo(30);
     assertThat(AgentSettings.heartbeatIntervalS(Map.of("heartbeat_interval_s", "soon"))).isEqualTo(30);
+    // outside the range the server accepts (a hostile or broken answer): held to it, never a 0 ms beat
+    assertThat(AgentSettings.heartbeatIntervalS(Map.of("heartbeat_interval_s", "0"))).isEqualTo(10);
+    assertThat(AgentSettings.heartbeatIntervalS(Map.of("heartbeat_interval_s", "999999999"))).isEqualTo(300);
   }
 }
