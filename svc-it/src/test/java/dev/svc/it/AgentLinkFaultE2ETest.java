@@ -22,9 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * An agent cut off from its server by a faulty link (issue 18, fault 6): a TCP proxy between them
  * drops, resets, stalls and refuses connections while the agent runs a test, long enough that the
  * server marks the agent offline; then it lets requests through but cuts the server's answers (the
- * server took a log batch, the agent never heard so); then it passes again. The agent retried with
- * backoff (the proxy counts its attempts), and the server holds every log line once and in order,
- * the final status and one result; it showed the agent offline during the outage and online after.
+ * server took a log batch, the agent never heard so); then it passes again. The result goes out
+ * while answers are cut as well. The agent retried with backoff (the proxy counts its attempts),
+ * and the server holds every log line once and in order, the final status and one result; it
+ * showed the agent offline during the outage and online after.
  *
  * <p>The server runs in-process with a short stale window (20 s, its sweep every 0.5 s) so that the
  * outage is short; the agent's control plane and uplink run in this JVM and the test plays its
@@ -106,31 +107,29 @@ class AgentLinkFaultE2ETest {
     link.mode(FaultyLink.Mode.REFUSE);
     lines.nextUntil("the server to mark the agent offline", () -> "offline".equals(agentStatus()));
     boolean offlineSeen = "offline".equals(agentStatus());
-    // the benchmark ends while the agent is cut off: its final status and result wait in the spool
+    // the benchmark ends while the agent is cut off: its final status waits in the spool behind the lines
     agent.send(AgentBus.UPLINK_STATUS, LinkedAgent.status(test, "completed"));
-    agent.send(AgentBus.UPLINK_RESULT, LinkedAgent.result(test, metrics()));
     int spooledAtCut = agent.spoolEntries().size();
-    assertThat(spooledAtCut).as("reports waiting in the spool").isGreaterThanOrEqualTo(3);
+    assertThat(spooledAtCut).as("reports waiting in the spool").isGreaterThanOrEqualTo(2);
 
     // requests get through, answers do not: the server takes a batch the agent must send again
     int storedBeforeCut = storedLines(testId).size();
     link.mode(FaultyLink.Mode.CUT_ANSWERS);
-    int[] takenButUnanswered = {0};
-    Processes.await("the server to take a batch whose answer is held back", Duration.ofSeconds(60), () -> {
-      List<String> spool = agent.spoolEntries();
-      if (storedLines(testId).size() > storedBeforeCut && link.holding() > 0 && !spool.isEmpty()) {
-        takenButUnanswered[0] = link.cutHeldAnswers();
-        return takenButUnanswered[0] > 0;
-      }
-      return false;
-    });
+    int batchCut = cutOnceTaken("a log batch", () -> storedLines(testId).size() > storedBeforeCut);
     link.mode(FaultyLink.Mode.PASS);
     long outageEnded = System.nanoTime();
-
     Processes.await("the spool to drain", Duration.ofSeconds(60), () -> agent.spoolEntries().isEmpty());
     Processes.await("the test completed on the server", Duration.ofSeconds(30),
         () -> "completed".equals(api().get("/api/v1/quicktest/" + testId).json().getString("status")));
     Processes.await("the agent online again", Duration.ofSeconds(30), () -> !"offline".equals(agentStatus()));
+
+    // the result goes out while answers are cut: the server takes it, the agent sends it again
+    link.mode(FaultyLink.Mode.CUT_ANSWERS);
+    agent.send(AgentBus.UPLINK_RESULT, LinkedAgent.result(test, metrics()));
+    int resultCut = cutOnceTaken("the result",
+        () -> api().get("/api/v1/quicktest/" + testId).json().getString("result_id") != null);
+    link.mode(FaultyLink.Mode.PASS);
+    Processes.await("the spool to drain after the result", Duration.ofSeconds(60), () -> agent.spoolEntries().isEmpty());
 
     List<String> stored = storedLines(testId);
     JsonObject results = api().get("/api/v1/results?agent_id=" + agent.id()).json();
@@ -155,7 +154,8 @@ class AgentLinkFaultE2ETest {
         .put("results_stored", resultsOfTest)
         .put("status", api().get("/api/v1/quicktest/" + testId).json().getString("status"))
         .put("spooled_at_cut", spooledAtCut)
-        .put("answers_cut", link.answersCut())
+        .put("batch_answers_cut", batchCut)
+        .put("result_answers_cut", resultCut)
         .put("offline_transitions", transitions.stream().filter("offline"::equals).count())
         .put("online_transitions_after_offline", transitions.indexOf("offline") < 0 ? 0
             : transitions.subList(transitions.indexOf("offline"), transitions.size()).stream().filter("online"::equals).count())
@@ -170,12 +170,28 @@ class AgentLinkFaultE2ETest {
     assertThat(offlineSeen).as("the agent shown offline during the outage").isTrue();
     assertThat(transitions).as("agent_status events: offline, then online again").containsSubsequence("offline", "online");
     assertThat(agentStatus()).isNotEqualTo("offline");
-    assertThat(takenButUnanswered[0]).as("a request the server took whose answer was cut").isPositive();
+    assertThat(batchCut).as("a log batch the server took whose answer was cut").isPositive();
+    assertThat(resultCut).as("the result the server took whose answer was cut").isPositive();
     // backoff: the uplink doubles its wait up to 10 s (full jitter), heartbeats come every 10 s; a
     // tight loop would make hundreds of attempts. At most one a second on average, plus a start.
     assertThat(attempts.size()).as("connection attempts during an outage of %d s", outageS)
         .isGreaterThanOrEqualTo(4)
         .isLessThanOrEqualTo((int) (10 + outageS));
+  }
+
+  /**
+   * Waits until the server took a request ({@code taken}) whose answer the link holds back while the
+   * agent's spool still has it, then cuts the held answers; how many connections it cut.
+   */
+  private int cutOnceTaken(String what, java.util.function.BooleanSupplier taken) {
+    int[] cut = {0};
+    Processes.await("the server to take " + what + " whose answer is held back", Duration.ofSeconds(60), () -> {
+      if (!agent.spoolEntries().isEmpty() && link.holding() > 0 && taken.getAsBoolean()) {
+        cut[0] = link.cutHeldAnswers();
+      }
+      return cut[0] > 0;
+    });
+    return cut[0];
   }
 
   /** The benchmark's log lines, numbered, sent to the agent's uplink in batches as the engine does. */
