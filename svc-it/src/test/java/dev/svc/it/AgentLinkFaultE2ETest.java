@@ -11,6 +11,7 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -177,6 +178,50 @@ class AgentLinkFaultE2ETest {
     assertThat(attempts.size()).as("connection attempts during an outage of %d s", outageS)
         .isGreaterThanOrEqualTo(4)
         .isLessThanOrEqualTo((int) (10 + outageS));
+  }
+
+  /**
+   * One heartbeat lost to a reset link must not make the agent offline. Here the stale window is one
+   * and a half heartbeat intervals (15 s for 10 s), as it is while a benchmark runs (the agent then
+   * beats every 60 s, the server allows 90 s): an agent that waits a whole interval after a failed
+   * heartbeat is silent for two intervals and shown offline, though the link was back at once.
+   */
+  @Test
+  void aHeartbeatLostOnceDoesNotMakeTheAgentOffline() throws Exception {
+    long started = System.nanoTime();
+    server = TestServer.start(dir.resolve("server"), new TestServer.Options()
+        .timings(Timings.defaults().withStale(15_000, 0).withSweep(500)));
+    link = FaultyLink.to(server.port());
+    JsonObject idle = new JsonObject().put("busy", false).put("status", "idle");
+    agent = LinkedAgent.provision(server, api(), dir.resolve("agent"), "gpu-node-blip",
+        URI.create("https://127.0.0.1:" + link.port()));
+    EventWaiter agentEvents = EventWaiter.source(server.vertx(), agent.id());
+    agent.start(() -> idle);
+    Processes.await("the agent's first heartbeat", Duration.ofSeconds(30),
+        () -> api().get("/api/v1/agents/" + agent.id()).json().getString("last_heartbeat_at") != null);
+
+    // the next heartbeat meets a reset link; right after it the link is back
+    link.mode(FaultyLink.Mode.RESET);
+    Processes.await("a heartbeat reset by the link", Duration.ofSeconds(30),
+        () -> link.attemptsIn(FaultyLink.Mode.RESET) >= 1);
+    link.mode(FaultyLink.Mode.PASS);
+    Instant back = Instant.now();
+    long backNanos = System.nanoTime();
+    Processes.await("a heartbeat heard after the link is back", Duration.ofSeconds(40), () -> {
+      String last = api().get("/api/v1/agents/" + agent.id()).json().getString("last_heartbeat_at");
+      return last != null && Instant.parse(last).isAfter(back);
+    });
+    long heardAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - backNanos);
+    long offlineEvents = agentEvents.all().stream().filter(e -> "agent_status".equals(e.getString("type"))
+        && "offline".equals(e.getJsonObject("data").getString("status"))).count();
+    agentEvents.close();
+    FaultCounts.of("AgentLinkFaultE2ETest: one heartbeat reset")
+        .put("heartbeats_reset", link.attemptsIn(FaultyLink.Mode.RESET))
+        .put("heard_again_after_ms", heardAfterMs)
+        .put("offline_transitions", offlineEvents)
+        .put("duration_s", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started))
+        .report();
+    assertThat(offlineEvents).as("offline transitions for one lost heartbeat").isZero();
   }
 
   /**
