@@ -173,8 +173,9 @@ class AgentLinkFaultE2ETest {
     assertThat(agentStatus()).isNotEqualTo("offline");
     assertThat(batchCut).as("a log batch the server took whose answer was cut").isPositive();
     assertThat(resultCut).as("the result the server took whose answer was cut").isPositive();
-    // backoff: the uplink doubles its wait up to 10 s (full jitter), heartbeats come every 10 s; a
-    // tight loop would make hundreds of attempts. At most one a second on average, plus a start.
+    // backoff: the uplink doubles its wait from 0.5 s up to 10 s (full jitter), a failed heartbeat is
+    // retried from 1 s doubling up to its 10 s interval; a tight loop would make hundreds of attempts.
+    // At most one a second on average, plus a start.
     assertThat(attempts.size()).as("connection attempts during an outage of %d s", outageS)
         .isGreaterThanOrEqualTo(4)
         .isLessThanOrEqualTo((int) (10 + outageS));
