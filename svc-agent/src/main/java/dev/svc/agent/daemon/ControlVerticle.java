@@ -43,8 +43,8 @@ public final class ControlVerticle extends VerticleBase {
   /** A failed heartbeat is tried again after about this, doubling up to the heartbeat interval. */
   static final long HEARTBEAT_RETRY_START_MS = 1000;
   /**
-   * A heartbeat's answer comes from the server's memory: one that takes longer is given up and tried
-   * again, so that a stalled link costs a fraction of the stale window, not half of it.
+   * A heartbeat is small and usually answered from the server's memory: one that takes longer is
+   * given up and tried again, so that a stalled connection costs a fraction of the stale window.
    */
   static final long HEARTBEAT_TIMEOUT_MS = 15_000;
   private static final long ENGINE_TIMEOUT_MS = 5000;
@@ -239,8 +239,8 @@ public final class ControlVerticle extends VerticleBase {
       });
       body.put("acked_command_ids", new JsonArray(ledger.pending()));
       return body;
-    }).compose(body -> server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat").timeout(HEARTBEAT_TIMEOUT_MS)
-        .sendJsonObject(body).compose(response -> {
+    }).compose(body -> server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat")
+        .timeout(HEARTBEAT_TIMEOUT_MS).sendJsonObject(body).compose(response -> {
           if (response.statusCode() == 404) {
             LOG.warn("Server does not know agent {} ({}); registering again", agentId, error(response));
             return reRegister();
