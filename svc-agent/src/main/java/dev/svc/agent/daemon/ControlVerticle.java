@@ -40,6 +40,13 @@ public final class ControlVerticle extends VerticleBase {
   static final int BUSY_MIN_INTERVAL_S = 60;
   static final long REGISTER_BACKOFF_START_MS = 1000;
   static final long REGISTER_BACKOFF_CAP_MS = 30_000;
+  /** A failed heartbeat is tried again after about this, doubling up to the heartbeat interval. */
+  static final long HEARTBEAT_RETRY_START_MS = 1000;
+  /**
+   * A heartbeat is small and usually answered from the server's memory: one that takes longer is
+   * given up and tried again, so that a stalled connection costs a fraction of the stale window.
+   */
+  static final long HEARTBEAT_TIMEOUT_MS = 15_000;
   private static final long ENGINE_TIMEOUT_MS = 5000;
   private static final Logger LOG = LoggerFactory.getLogger(ControlVerticle.class);
 
@@ -56,6 +63,7 @@ public final class ControlVerticle extends VerticleBase {
   private int intervalS = AgentSettings.DEFAULT_HEARTBEAT_S;
   private long timer = -1;
   private long lastHeartbeatNanos;
+  private int failedHeartbeats;
   private boolean stopped;
 
   public ControlVerticle(AgentHome home, AgentConfig config, AgentIdentity identity, JsonObject registration,
@@ -172,10 +180,26 @@ public final class ControlVerticle extends VerticleBase {
       return heartbeat(state).map(v -> nextDelayMs(state.busy()));
     }).onComplete(ar -> {
       if (ar.failed()) {
-        LOG.warn("Heartbeat failed: {}", ar.cause().getMessage());
+        failedHeartbeats++;
+        long retryMs = retryDelayMs();
+        LOG.warn("Heartbeat failed: {}; trying again in {} ms", ar.cause().getMessage(), retryMs);
+        schedule(retryMs);
+        return;
       }
-      schedule(ar.succeeded() ? ar.result() : nextDelayMs(false));
+      failedHeartbeats = 0;
+      schedule(ar.result());
     });
+  }
+
+  /**
+   * After a failed heartbeat: soon (from 1 s, doubling, half jitter), never later than the interval.
+   * Waiting a whole interval would leave the server two intervals of silence, which is more than its
+   * stale window while a benchmark runs (a beat every 60 s, offline after 90 s): one lost heartbeat
+   * would show the agent offline.
+   */
+  private long retryDelayMs() {
+    long ceiling = Math.min(nextDelayMs(false), HEARTBEAT_RETRY_START_MS << Math.min(failedHeartbeats - 1, 20));
+    return ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1);
   }
 
   private long nextDelayMs(boolean busy) {
@@ -216,9 +240,8 @@ public final class ControlVerticle extends VerticleBase {
       });
       body.put("acked_command_ids", new JsonArray(ledger.pending()));
       return body;
-    }).compose(body -> server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat").timeout(30_000)
-        .sendJsonObject(body).compose(response -> {
-          lastHeartbeatNanos = System.nanoTime();
+    }).compose(body -> server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat")
+        .timeout(HEARTBEAT_TIMEOUT_MS).sendJsonObject(body).compose(response -> {
           if (response.statusCode() == 404) {
             LOG.warn("Server does not know agent {} ({}); registering again", agentId, error(response));
             return reRegister();
@@ -226,6 +249,8 @@ public final class ControlVerticle extends VerticleBase {
           if (response.statusCode() != 200) {
             return Future.failedFuture("server answered " + response.statusCode() + " " + error(response));
           }
+          // only an answered heartbeat holds off the next one while busy; a failed one is retried
+          lastHeartbeatNanos = System.nanoTime();
           @SuppressWarnings("unchecked")
           List<String> sent = body.getJsonArray("acked_command_ids").getList();
           HeartbeatAnswer answer;
