@@ -169,7 +169,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
         out.add(command);
       }
       return stopStaleTask(agentId, currentTask, out);
-    }).compose(v -> dispatchQueued(agentId, intervalS, out));
+    }).compose(v -> dispatchQueued(agentId, currentTask, acks, intervalS, out));
   }
 
   /**
@@ -188,14 +188,39 @@ public final class HeartbeatDispatcher extends VerticleBase {
     });
   }
 
-  /** Dispatches the oldest queued test when the agent may have one and holds no active test. */
-  private Future<JsonArray> dispatchQueued(String agentId, int intervalS, JsonArray out) {
+  /**
+   * Dispatches the oldest queued test when the agent may have one and holds no active test; sends a
+   * dispatched test's run_test again while the agent shows no sign of having it.
+   */
+  private Future<JsonArray> dispatchQueued(String agentId, String currentTask, List<String> acks, int intervalS,
+      JsonArray out) {
     if (!fleet.work().isSet(agentId)) {
       return Future.succeededFuture(out);
     }
     long version = fleet.work().version(agentId);
-    return tests.hasActiveTest(agentId)
-        .compose(busy -> busy ? Future.succeededFuture(out) : dispatchOldest(agentId, intervalS, version, out));
+    return tests.activeTest(agentId).compose(active -> {
+      if (active.isEmpty()) {
+        return dispatchOldest(agentId, intervalS, version, out);
+      }
+      if (unacknowledgedDispatch(active.get(), currentTask, acks)) {
+        out.add(runTest(active.get()));
+      }
+      return Future.succeededFuture(out);
+    });
+  }
+
+  /**
+   * A test handed out whose run_test the agent shows no sign of having: it is not the agent's
+   * current task and not acknowledged. The answer that carried it may have been lost (a cut
+   * connection, a server killed before the answer left), so it goes again with the same command id,
+   * which the agent runs once whatever it receives, until the agent acknowledges it or reports it
+   * running. Without this the test would wait out its whole lease.
+   */
+  private static boolean unacknowledgedDispatch(JsonObject test, String currentTask, List<String> acks) {
+    String id = test.getString("id");
+    return QuickTestStatus.DISPATCHED.wireName().equals(test.getString("status"))
+        && !id.equals(currentTask)
+        && (acks == null || !acks.contains(test.getString("command_id")));
   }
 
   /**

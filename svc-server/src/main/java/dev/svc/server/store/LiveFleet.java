@@ -44,7 +44,9 @@ public final class LiveFleet {
       + " gpu_utilization_pct, gpu_memory_used_gb, storage_gb_free, uptime_s, last_heartbeat_at FROM agents";
   private static final String ONE_AGENT = AGENTS + " WHERE id = ?";
   private static final String SETTINGS = "SELECT agent_id, key, value FROM agent_settings";
-  private static final String AGENTS_WITH_QUEUED = "SELECT DISTINCT agent_id FROM quick_tests WHERE status = 'queued'";
+  /** Agents with a test to hand out, or one handed out whose run_test may not have arrived. */
+  private static final String AGENTS_WITH_QUEUED =
+      "SELECT DISTINCT agent_id FROM quick_tests WHERE status IN ('queued', 'dispatched')";
   private static final String AGENTS_WITH_COMMANDS = "SELECT DISTINCT agent_id FROM commands WHERE acked_at IS NULL";
 
   private final Map<String, Agent> byId = new ConcurrentHashMap<>();

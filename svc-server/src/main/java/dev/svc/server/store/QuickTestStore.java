@@ -20,8 +20,8 @@ public final class QuickTestStore {
   private static final String INSERT = "INSERT INTO quick_tests (id, agent_id, model_path, engine_name, benchmark_name,"
       + " suite_name, status, command_id, force, attempts, campaign_id, campaign_row, created_at, updated_at)"
       + " SELECT ?,?,?,?,?,?,?,?,?,0,?,?,?,? WHERE EXISTS (SELECT 1 FROM agents WHERE id = ? AND deleted_at IS NULL)";
-  private static final String ACTIVE_ON_AGENT = "SELECT COUNT(*) FROM quick_tests WHERE agent_id = ?"
-      + " AND status IN ('dispatched','running')";
+  private static final String ACTIVE_ON_AGENT = "SELECT * FROM quick_tests WHERE agent_id = ?"
+      + " AND status IN ('dispatched','running') LIMIT 1";
   private static final String OLDEST_QUEUED = "SELECT * FROM quick_tests WHERE agent_id = ? AND status = 'queued'"
       + " ORDER BY created_at, id LIMIT 1";
   private static final String DISPATCH = "UPDATE quick_tests SET status = 'dispatched', dispatched_at = ?,"
@@ -145,8 +145,9 @@ public final class QuickTestStore {
         agentIds.size(), "?")) + ")", t).map(rows -> rows.stream().map(r -> r.getString("agent_id")).toList());
   }
 
-  public Future<Boolean> hasActiveTest(String agentId) {
-    return Sql.count(pool, ACTIVE_ON_AGENT, Tuple.of(agentId)).map(n -> n > 0);
+  /** The agent's dispatched or running test, if it holds one (at most one: {@code ux_quick_tests_active_agent}). */
+  public Future<Optional<JsonObject>> activeTest(String agentId) {
+    return Sql.row(pool, ACTIVE_ON_AGENT, Tuple.of(agentId));
   }
 
   public Future<Optional<JsonObject>> oldestQueued(String agentId) {

@@ -84,6 +84,34 @@ class HeartbeatDispatcherTest {
   }
 
   @Test
+  void aRunTestWhoseAnswerWasLostGoesAgainUntilTheAgentHasItAcrossARestart() {
+    // leases long enough that no sweep requeues the test while this runs
+    server.close();
+    server = TestServer.start(home, new TestServer.Options().insecure()
+        .timings(Timings.defaults().withLeases(600_000, 0).withSweep(50)));
+    String agent = register("unlucky");
+    String testId = submit(agent, "/models/a");
+    JsonObject first = heartbeat(agent).getJsonObject(0);
+    assertThat(first.getString("type")).isEqualTo("run_test");
+    // that answer never reached the agent: its next heartbeat shows no sign of the test
+    assertThat(heartbeat(agent)).as("sent again").containsExactly(first);
+    server.close();
+    server = TestServer.start(home, new TestServer.Options().insecure()
+        .timings(Timings.defaults().withLeases(600_000, 0).withSweep(50)));
+    assertThat(heartbeat(agent)).as("sent again after a restart").containsExactly(first);
+    assertThat(test(testId).getString("status")).isEqualTo("dispatched");
+    assertThat(test(testId).getInteger("attempts")).as("one dispatch, one lease").isEqualTo(1);
+
+    JsonObject acked = new JsonObject().put("status", "idle")
+        .put("acked_command_ids", new JsonArray().add(first.getString("command_id")));
+    assertThat(server.post("/api/v1/agents/" + agent + "/heartbeat", acked).bodyAsJsonObject().getJsonArray("commands"))
+        .as("acknowledged").isEmpty();
+    JsonObject busy = new JsonObject().put("status", "running").put("current_task", testId);
+    assertThat(server.post("/api/v1/agents/" + agent + "/heartbeat", busy).bodyAsJsonObject().getJsonArray("commands"))
+        .as("its current task").isEmpty();
+  }
+
+  @Test
   void reportingRunningKeepsTheTestAcrossTheLease() {
     String agent = register("prompt");
     String testId = submit(agent, "/models/a");
@@ -148,7 +176,8 @@ class HeartbeatDispatcherTest {
     String second = submit(agent, "/models/second");
     try (EventWaiter firstEvents = EventWaiter.source(server.vertx(), first)) {
       assertThat(heartbeat(agent)).extracting(c -> ((JsonObject) c).getString("test_id")).containsExactly(first);
-      assertThat(heartbeat(agent)).isEmpty();
+      // unacknowledged, the first test's run_test comes again; never the second test
+      assertThat(heartbeat(agent)).extracting(c -> ((JsonObject) c).getString("test_id")).containsExactly(first);
       firstEvents.status("queued", WAIT);
       // After the lease expired the oldest test is offered again, still alone.
       assertThat(heartbeat(agent)).extracting(c -> ((JsonObject) c).getString("test_id")).containsExactly(first);
