@@ -34,21 +34,7 @@ final class ContainerBenchmark implements RunningBenchmark {
         .withHostConfig(plan.hostConfig())
         .exec().getId();
     docker.startContainerCmd(id).exec();
-    LineAssembler assembler = new LineAssembler(lines);
-    ResultCallback.Adapter<Frame> logs = docker.logContainerCmd(id).withFollowStream(true).withStdOut(true)
-        .withStdErr(true).exec(new ResultCallback.Adapter<>() {
-          @Override
-          public void onNext(Frame frame) {
-            assembler.add(new String(frame.getPayload(), StandardCharsets.UTF_8));
-          }
-
-          @Override
-          public void onComplete() {
-            assembler.flush();
-            super.onComplete();
-          }
-        });
-    return new ContainerBenchmark(docker, id, commandId, logs);
+    return new ContainerBenchmark(docker, id, commandId, followLines(docker, id, lines));
   }
 
   @Override
@@ -92,6 +78,24 @@ final class ContainerBenchmark implements RunningBenchmark {
   }
 
   /** Docker's log frames split lines anywhere: whole lines only go on. */
+  /** Follows a container's stdout and stderr as whole lines, until the container ends. */
+  static ResultCallback.Adapter<Frame> followLines(DockerClient docker, String containerId, Consumer<String> lines) {
+    LineAssembler assembler = new LineAssembler(lines);
+    return docker.logContainerCmd(containerId).withFollowStream(true).withStdOut(true)
+        .withStdErr(true).exec(new ResultCallback.Adapter<>() {
+          @Override
+          public void onNext(Frame frame) {
+            assembler.add(new String(frame.getPayload(), StandardCharsets.UTF_8));
+          }
+
+          @Override
+          public void onComplete() {
+            assembler.flush();
+            super.onComplete();
+          }
+        });
+  }
+
   static final class LineAssembler {
     private final Consumer<String> lines;
     private final StringBuilder pending = new StringBuilder();

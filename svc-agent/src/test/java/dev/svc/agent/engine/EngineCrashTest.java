@@ -15,7 +15,6 @@ import dev.svc.engines.fixtures.TinyLlamaGguf;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,20 +107,7 @@ class EngineCrashTest {
     String container = RunContainers.list(docker, "crash-c1").get(0).getId();
     // everything the engine writes, as it writes it, until it dies
     List<String> engineLines = new CopyOnWriteArrayList<>();
-    ContainerBenchmark.LineAssembler assembler = new ContainerBenchmark.LineAssembler(engineLines::add);
-    ResultCallback.Adapter<Frame> follow = docker.logContainerCmd(container).withFollowStream(true).withStdOut(true)
-        .withStdErr(true).exec(new ResultCallback.Adapter<>() {
-          @Override
-          public void onNext(Frame frame) {
-            assembler.add(new String(frame.getPayload(), StandardCharsets.UTF_8));
-          }
-
-          @Override
-          public void onComplete() {
-            assembler.flush();
-            super.onComplete();
-          }
-        });
+    ResultCallback.Adapter<Frame> follow = ContainerBenchmark.followLines(docker, container, engineLines::add);
     // mid-benchmark: the suite's benchmark has begun and requests were served
     waitFor(() -> uplinked.stream().anyMatch(l -> l.startsWith("[1/1] latency")), Duration.ofMinutes(2),
         "the benchmark to start");
