@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.bench.hardware.NvidiaSmi;
 import dev.svc.bench.hardware.SystemInfo;
-import dev.svc.engines.fixtures.LlamaServerImage;
 import dev.svc.server.web.browser.Browser;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
@@ -80,7 +79,7 @@ class AgentEndToEndTest extends WithServer {
           .put("auto_cleanup", true)).status()).isEqualTo(200);
       Path model = Fixtures.tinyModel(onShare.resolve("tiny.gguf"));
       Path copy = agent.modelStorage().resolve(share.relativize(model));
-      long containersBefore = Fixtures.containersOf(LlamaServerImage.TAG);
+      long containersBefore = Fixtures.engineContainersOf(agent);
       JsonObject queued = Fixtures.quickTest(server, agent, model, "quick");
       String testId = queued.getString("id");
       JsonObject ended = Fixtures.awaitEnd(server, agent, testId, Duration.ofMinutes(4));
@@ -105,7 +104,7 @@ class AgentEndToEndTest extends WithServer {
       JsonObject result = server.api().get("/api/v1/results/" + resultId).json();
       assertThat(result.getString("agent_id")).isEqualTo(agent.id());
       assertThat(result.encode()).contains("ttft").contains("tpot");
-      assertThat(Fixtures.containersOf(LlamaServerImage.TAG)).isEqualTo(containersBefore);
+      assertThat(Fixtures.engineContainersOf(agent)).isEqualTo(containersBefore);
       assertThat(copy).as("auto_cleanup deleted the local copy").doesNotExist();
       assertThat(model).as("the share keeps its model").exists();
     } finally {
@@ -124,7 +123,7 @@ class AgentEndToEndTest extends WithServer {
       Processes.Run build = agent.cli("build", "--base-image", "svc-local/java:17", "--tag", tag);
       assertThat(build.exit()).as(build.toString()).isZero();
       Path model = Fixtures.tinyModel(agent.modelStorage().resolve("tiny/tiny.gguf"));
-      long llamaBefore = Fixtures.containersOf(LlamaServerImage.TAG);
+      long llamaBefore = Fixtures.engineContainersOf(agent);
       long since = Instant.now().getEpochSecond() - 1;
       JsonObject queued = Fixtures.quickTest(server, agent, model, "quick");
       JsonObject ended = Fixtures.awaitEnd(server, agent, queued.getString("id"), Duration.ofMinutes(5));
@@ -134,7 +133,7 @@ class AgentEndToEndTest extends WithServer {
       assertThat(Fixtures.containersCreatedSince(since, "svc:latest"))
           .as("a benchmark container was made from the svc image").isPositive();
       assertThat(Fixtures.containersOf("svc:latest")).isZero();
-      assertThat(Fixtures.containersOf(LlamaServerImage.TAG)).isEqualTo(llamaBefore);
+      assertThat(Fixtures.engineContainersOf(agent)).isEqualTo(llamaBefore);
     } finally {
       Fixtures.restoreTags(previousLatest, tag);
     }
@@ -144,17 +143,17 @@ class AgentEndToEndTest extends WithServer {
   void svcAgentTestStopEndsARunningTestAndItsEngineWithinFiveSeconds() throws Exception {
     try (AgentProcess agent = Fixtures.realEngine(AgentProcess.enrol(server, "e2e-stop")).start()) {
       Path model = Fixtures.timingModel(agent.modelStorage().resolve("slow/slow.gguf"));
-      long containersBefore = Fixtures.containersOf(LlamaServerImage.TAG);
+      long containersBefore = Fixtures.engineContainersOf(agent);
       String testId = Fixtures.quickTest(server, agent, model, "soak").getString("id");
       Fixtures.awaitStatus(server, agent, testId, "running", Duration.ofMinutes(2));
       Processes.await("the engine container to run", Duration.ofMinutes(2),
-          () -> Fixtures.containersOf(LlamaServerImage.TAG) > containersBefore);
+          () -> Fixtures.engineContainersOf(agent) > containersBefore);
 
       Processes.Run stop = agent.cli("test", "stop", testId);
       Instant stopped = Instant.now();
       assertThat(stop.exit()).as(stop.toString()).isZero();
       Processes.await("the engine container to be gone", Duration.ofSeconds(5),
-          () -> Fixtures.containersOf(LlamaServerImage.TAG) == containersBefore);
+          () -> Fixtures.engineContainersOf(agent) == containersBefore);
       Processes.await("the test to be failed", Duration.ofSeconds(30),
           () -> "failed".equals(Fixtures.test(server, testId).getString("status")));
       JsonObject test = Fixtures.test(server, testId);

@@ -129,6 +129,18 @@ final class Fixtures {
     }
   }
 
+  /**
+   * The engine containers (any state) that mount the agent's model storage: this agent's, whatever
+   * other tests run on the same Docker engine meanwhile.
+   */
+  static long engineContainersOf(AgentProcess agent) {
+    try (var docker = dev.svc.engines.lifecycle.DockerClients.connect()) {
+      return LlamaServerImage.containersMounting(docker, agent.modelStorage()).size();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Every tag on the Docker engine and its image id. */
   static Map<String, String> images() throws IOException {
     try (DockerClient docker = DockerClients.connect()) {
