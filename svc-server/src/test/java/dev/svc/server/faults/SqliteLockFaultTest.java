@@ -298,11 +298,16 @@ class SqliteLockFaultTest {
   }
 
   private static String awaitCampaign(TestServer server, String campaignId, long deadlineMs) throws Exception {
+    return awaitEnded(server, "/api/v1/campaigns/" + campaignId, deadlineMs);
+  }
+
+  /** The status of the test or campaign at {@code path} once it is neither queued nor running, or at the deadline. */
+  private static String awaitEnded(TestServer server, String path, long deadlineMs) throws Exception {
     long end = System.nanoTime() + deadlineMs * 1_000_000;
-    String status = server.get("/api/v1/campaigns/" + campaignId).bodyAsJsonObject().getString("status");
+    String status = server.get(path).bodyAsJsonObject().getString("status");
     while (("queued".equals(status) || "running".equals(status)) && System.nanoTime() < end) {
       Thread.sleep(100); // polling interval; the deadline bounds the wait
-      status = server.get("/api/v1/campaigns/" + campaignId).bodyAsJsonObject().getString("status");
+      status = server.get(path).bodyAsJsonObject().getString("status");
     }
     return status;
   }
@@ -330,13 +335,7 @@ class SqliteLockFaultTest {
   }
 
   private static String awaitStatus(TestServer server, String testId, long deadlineMs) throws Exception {
-    long end = System.nanoTime() + deadlineMs * 1_000_000;
-    String status = server.get("/api/v1/quicktest/" + testId).bodyAsJsonObject().getString("status");
-    while (("queued".equals(status) || "running".equals(status)) && System.nanoTime() < end) {
-      Thread.sleep(100); // polling interval; the deadline bounds the wait
-      status = server.get("/api/v1/quicktest/" + testId).bodyAsJsonObject().getString("status");
-    }
-    return status;
+    return awaitEnded(server, "/api/v1/quicktest/" + testId, deadlineMs);
   }
 
   static String register(TestServer server, String name) {
