@@ -201,6 +201,8 @@ public final class SvcServer {
           DashboardRoutes.mount(router, api, config.debug());
           return router;
         };
+        // a lock-out's end is logged within a second of it, whether or not its address comes back
+        vertx.setPeriodic(1000, timer -> guard.logEndedLockouts());
         return fleet.load(db.pool())
             .compose(v -> settings.get(GlobalSettings.RESULTS_DIR))
             .compose(dir -> indexer.index(SvcHome.expand(dir)))

@@ -38,8 +38,7 @@ final class AgentRoutes {
   }
 
   void mount(Router router, BodyHandler body, BodyHandler largeBody) {
-    // a deleted agent's token passes here: its heartbeat is then a 404 and it registers again
-    Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenHashKnown);
+    Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenState);
     router.post("/api/v1/agents/register").handler(body).handler(precheck).handler(Handlers.async(this::register));
     router.post("/api/v1/agents/certificate").handler(body).handler(precheck).handler(Handlers.async(this::certificate));
     router.post("/api/v1/agents/test").handler(body).handler(Handlers.async(this::createTestAgent));
@@ -61,13 +60,13 @@ final class AgentRoutes {
 
   private Future<?> register(RoutingContext ctx) {
     if (api.mutualTls()) {
-      ClientCertificates.require(ctx, api.ca());
+      ClientCertificates.require(ctx, api.ca(), api.agents()::certificateRevoked);
     }
     Body body = Body.of(ctx);
     JsonObject fields = registrationFields(body);
     String name = fields.getString("name");
     if (api.mutualTls()) {
-      ClientCertificates.requireFor(ctx, api.ca(), api.guard(), name);
+      ClientCertificates.requireFor(ctx, api.ca(), api.agents()::certificateRevoked, api.guard(), name);
     }
     String bearer = Guard.bearer(ctx);
     return register(ctx, fields, bearer, true);
@@ -85,9 +84,9 @@ final class AgentRoutes {
   }
 
   /**
-   * A name no live agent has. On a server with a global token it needs that token, or the token the
-   * server issued to a deleted agent of this name: deleting an agent keeps its history, and the
-   * agent comes back under a new id when it next registers (rotate its token first to shut it out).
+   * A name no live agent has. On a server with a global token it needs that token: an agent the
+   * operator deleted has its token revoked (the precheck refused it), and comes back only when the
+   * operator provisions it again. On an open server the presented token is bound (trust on first use).
    */
   private Future<Void> firstRegistration(RoutingContext ctx, JsonObject fields, String bearer) {
     if (!api.guard().hasGlobalToken() || (bearer != null && api.guard().isGlobalToken(bearer))) {
@@ -97,13 +96,8 @@ final class AgentRoutes {
       throw api.guard().refuse(ctx,
           ApiError.unauthorized("Authentication required: register with the server's token or one it issued"), false);
     }
-    return api.agents().deletedTokenHashes(fields.getString("name")).compose(hashes -> {
-      if (hashes.stream().noneMatch(hash -> Tokens.matchesHash(bearer, hash))) {
-        throw api.guard().refuse(ctx,
-            ApiError.forbidden("Unknown token: on this server an agent registers with a token the server issued"), true);
-      }
-      return insertRegistration(ctx, fields, bearer);
-    });
+    throw api.guard().refuse(ctx,
+        ApiError.forbidden("Unknown token: on this server an agent registers with a token the server issued"), true);
   }
 
   private Future<Void> insertRegistration(RoutingContext ctx, JsonObject fields, String bearer) {
@@ -247,7 +241,7 @@ final class AgentRoutes {
 
   private Future<?> heartbeat(RoutingContext ctx) {
     if (api.mutualTls()) {
-      ClientCertificates.require(ctx, api.ca());
+      ClientCertificates.require(ctx, api.ca(), api.agents()::certificateRevoked);
     }
     Body body = Body.orEmpty(ctx);
     String reported = body.optString("status", AgentStatus.IDLE.wireName());
@@ -275,7 +269,7 @@ final class AgentRoutes {
           + " it takes no heartbeats");
     }
     if (api.mutualTls()) {
-      ClientCertificates.requireFor(ctx, api.ca(), api.guard(), agent.name());
+      ClientCertificates.requireFor(ctx, api.ca(), api.agents()::certificateRevoked, api.guard(), agent.name());
     }
     String id = agent.id();
     JsonObject request = new JsonObject().put("agent_id", id).put("metrics", metrics);
@@ -305,6 +299,12 @@ final class AgentRoutes {
 
   // --- certificates ---
 
+  /**
+   * Issues a client certificate from a CSR. The agent's own token obtains one certificate (single
+   * use: a stolen token cannot enrol another host later); enrolling again needs a rotated token.
+   * The global token (the operator) may issue more. Every certificate issued is recorded, so that
+   * deleting the agent or rotating its token revokes it.
+   */
   private Future<?> certificate(RoutingContext ctx) {
     Body body = Body.of(ctx);
     String csr = body.requireString("csr");
@@ -319,7 +319,22 @@ final class AgentRoutes {
       if (api.ca() == null || !api.ca().canIssue()) {
         throw new ApiError(409, "This server has no CA key to issue agent certificates (TLS is off or the CA is external)");
       }
-      return api.vertx().executeBlocking(() -> issue(csr, name));
+      String bearer = Guard.bearer(ctx);
+      String hash = agent == null ? null : agent.getString("token_hash");
+      String enrolment = bearer != null && !api.guard().isGlobalToken(bearer) && Tokens.matchesHash(bearer, hash)
+          ? hash : null;
+      return api.vertx().executeBlocking(() -> issue(csr, name)).compose(issued -> api.agents()
+          .recordCertificate(agent == null ? null : agent.getString("id"), name, enrolment, issued.fingerprint(),
+              issued.notAfter())
+          .map(recorded -> {
+            if (!recorded) {
+              throw api.guard().refuse(ctx, ApiError.forbidden("This token has already obtained a certificate for agent '"
+                  + name + "': enrolment is single use. To enrol the host again, rotate the agent's token (its page, or"
+                  + " POST /api/v1/agents/" + agent.getString("id") + "/rotate-token) and run svc-agent init with the"
+                  + " new token"), false);
+            }
+            return issued;
+          }));
     }).map(issued -> {
       Replies.json(ctx, 201, new JsonObject().put("certificate", issued.certificatePem())
           .put("ca", issued.caCertificatePem()).put("fingerprint", issued.fingerprint())
@@ -413,7 +428,9 @@ final class AgentRoutes {
       if (!deleted) {
         return Future.succeededFuture(Written.of(false));
       }
-      return api.transitions().failAllHeldBy(conn, id, TestTransitions.AGENT_DELETED).map(failed -> {
+      // deleting revokes the agent's credentials: its token stays bound to the deleted row, its certificates are listed
+      return api.agents().revokeCertificates(conn, id, agent.getString("name"))
+          .compose(v -> api.transitions().failAllHeldBy(conn, id, TestTransitions.AGENT_DELETED)).map(failed -> {
         List<Event> out = new java.util.ArrayList<>(failed);
         out.add(new Event(id, EventType.AGENT_STATUS, new JsonObject().put("agent_id", id)
             .put("name", agent.getString("name")).put("status", "deleted")));
@@ -485,7 +502,7 @@ final class AgentRoutes {
         throw ApiError.conflict("Test agents have no token");
       }
       String token = Ids.newToken();
-      return api.agents().bindToken(id, Tokens.sha256Hex(token), Tokens.prefix(token)).map(v -> {
+      return api.agents().bindToken(id, agent.getString("name"), Tokens.sha256Hex(token), Tokens.prefix(token)).map(v -> {
         Replies.ok(ctx, new JsonObject().put("agent_id", id).put("token", token).put("token_prefix", Tokens.prefix(token)));
         return null;
       });

@@ -6,14 +6,29 @@ public final class ApiError extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final int status;
+  private final long retryAfterSeconds;
 
   public ApiError(int status, String message) {
+    this(status, message, 0);
+  }
+
+  private ApiError(int status, String message, long retryAfterSeconds) {
     super(message, null, false, false);
     this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   public int status() {
     return status;
+  }
+
+  /** The Retry-After the answer carries; 0 for none. */
+  public long retryAfterSeconds() {
+    return retryAfterSeconds;
+  }
+
+  public static ApiError tooManyRequests(String message, long retryAfterSeconds) {
+    return new ApiError(429, message, retryAfterSeconds);
   }
 
   public static ApiError badRequest(String message) {

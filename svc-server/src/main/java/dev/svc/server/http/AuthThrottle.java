@@ -1,6 +1,8 @@
 package dev.svc.server.http;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -8,11 +10,15 @@ import java.util.function.LongSupplier;
 /**
  * Failed authentication per client address, as a token bucket: an address may fail {@code burst}
  * times in a row, and earns one more try every {@code refillMs}. An address whose bucket is empty
- * gets 429 for every request that presents a credential until the next try is earned — valid
- * ones too, or an attacker could keep guessing and tell a hit by its different answer. Successes
- * cost nothing and requests of other addresses are never held up. The table keeps at most
- * {@code maxAddresses} addresses (the least recently failing are forgotten first), so a flood of
- * addresses cannot grow it without bound; an address with a full bucket again is dropped.
+ * is locked out: its wrong credentials get 429 until the next try is earned. A valid credential is
+ * never refused, so that guesses from a shared address (a NAT, a proxy, the agent's own host)
+ * cannot keep real agents and operators out; guessing a token stays hopeless because the server's
+ * tokens are 256-bit random values. The table keeps at most {@code maxAddresses} addresses (the
+ * least recently failing are forgotten first), so a flood of addresses cannot grow it without
+ * bound; an address with a full bucket again is dropped.
+ *
+ * <p>Each lock-out is counted, and {@link #takeEnded} hands over those that ended with how many
+ * requests they refused, so that a lock-out is logged once when it begins and once when it ends.
  * Thread-safe: several event loops share it.
  */
 public final class AuthThrottle {
@@ -26,11 +32,25 @@ public final class AuthThrottle {
   private final int maxAddresses;
   private final LongSupplier clock;
   private final LinkedHashMap<String, Bucket> buckets;
+  private final List<Ended> ended = new ArrayList<>();
+  private long failures;
+  private long lockouts;
+  private long throttled;
 
-  /** Tokens left and when they were last counted. */
+  /** A lock-out that ended: the address, how long it lasted and how many requests it refused. */
+  public record Ended(String address, long lockedMs, long refused) {
+  }
+
+  /** The throttle's figures since start, and the addresses locked out now. */
+  public record Counts(long failures, long lockouts, long throttled, int lockedNow) {
+  }
+
+  /** Tokens left, when they were last counted, and the lock-out in progress (lockedAt < 0: none). */
   private static final class Bucket {
     double tokens;
     long at;
+    long lockedAt = -1;
+    long refused;
 
     Bucket(double tokens, long at) {
       this.tokens = tokens;
@@ -59,7 +79,15 @@ public final class AuthThrottle {
     return new AuthThrottle(burst, DEFAULT_REFILL_MS, DEFAULT_MAX_ADDRESSES, System::nanoTime);
   }
 
-  /** Seconds until {@code address} may try again; 0 when it may now. */
+  public int burst() {
+    return burst;
+  }
+
+  public long refillSeconds() {
+    return Math.max(1, TimeUnit.NANOSECONDS.toSeconds(refillNanos));
+  }
+
+  /** Seconds until {@code address} may try again; 0 when it is not locked out. */
   public synchronized long retryAfterSeconds(String address) {
     Bucket bucket = refreshed(address);
     if (bucket == null || bucket.tokens >= 1) {
@@ -69,14 +97,48 @@ public final class AuthThrottle {
     return Math.max(1, TimeUnit.NANOSECONDS.toSeconds(waitNanos + TimeUnit.SECONDS.toNanos(1) - 1));
   }
 
-  /** Records one failure of {@code address}. */
-  public synchronized void failure(String address) {
+  /** Records one failure of {@code address}; true when this failure locked the address out. */
+  public synchronized boolean failure(String address) {
+    failures++;
     Bucket bucket = refreshed(address);
     if (bucket == null) {
       bucket = new Bucket(burst, clock.getAsLong());
       buckets.put(address, bucket);
     }
     bucket.tokens = Math.max(0, bucket.tokens - 1);
+    if (bucket.tokens < 1 && bucket.lockedAt < 0) {
+      bucket.lockedAt = bucket.at;
+      bucket.refused = 0;
+      lockouts++;
+      return true;
+    }
+    return false;
+  }
+
+  /** Counts a request of {@code address} refused with 429 during its lock-out. */
+  public synchronized void throttled(String address) {
+    throttled++;
+    Bucket bucket = buckets.get(address);
+    if (bucket != null) {
+      bucket.refused++;
+    }
+  }
+
+  /** The lock-outs that ended since the last call (the address earned a try again), oldest first. */
+  public synchronized List<Ended> takeEnded() {
+    for (Map.Entry<String, Bucket> entry : List.copyOf(buckets.entrySet())) {
+      if (entry.getValue().lockedAt >= 0) {
+        refresh(entry.getKey(), entry.getValue());
+      }
+    }
+    List<Ended> out = List.copyOf(ended);
+    ended.clear();
+    return out;
+  }
+
+  public synchronized Counts counts() {
+    int locked = (int) buckets.values().stream().filter(b -> b.lockedAt >= 0).count();
+    return new Counts(failures, lockouts, throttled, locked);
   }
 
   /** How many addresses the table holds now. */
@@ -86,12 +148,20 @@ public final class AuthThrottle {
 
   private Bucket refreshed(String address) {
     Bucket bucket = buckets.get(address);
-    if (bucket == null) {
-      return null;
-    }
+    return bucket == null ? null : refresh(address, bucket);
+  }
+
+  /** Refills a bucket; a lock-out whose address earned a try ends; a full bucket is dropped (null). */
+  private Bucket refresh(String address, Bucket bucket) {
     long now = clock.getAsLong();
     bucket.tokens = Math.min(burst, bucket.tokens + (double) (now - bucket.at) / refillNanos);
     bucket.at = now;
+    if (bucket.lockedAt >= 0 && bucket.tokens >= 1) {
+      if (ended.size() < maxAddresses) {
+        ended.add(new Ended(address, TimeUnit.NANOSECONDS.toMillis(now - bucket.lockedAt), bucket.refused));
+      }
+      bucket.lockedAt = -1;
+    }
     if (bucket.tokens >= burst) {
       buckets.remove(address);
       return null;

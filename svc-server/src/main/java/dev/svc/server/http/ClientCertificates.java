@@ -1,10 +1,12 @@
 package dev.svc.server.http;
 
 import dev.svc.core.tls.CertificateAuthority;
+import dev.svc.core.tls.Fingerprint;
 import io.vertx.ext.web.RoutingContext;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
@@ -19,8 +21,12 @@ final class ClientCertificates {
   private ClientCertificates() {
   }
 
-  /** The verified client certificate; 403 when there is none or the CA did not sign it. */
-  static X509Certificate require(RoutingContext ctx, CertificateAuthority ca) {
+  /**
+   * The verified client certificate; 403 when there is none, the CA did not sign it, or it was
+   * revoked ({@code revoked} takes its SHA-256 fingerprint): the agent it names was deleted or its
+   * token rotated.
+   */
+  static X509Certificate require(RoutingContext ctx, CertificateAuthority ca, Predicate<String> revoked) {
     if (!ctx.request().isSSL()) {
       throw ApiError.forbidden("Client certificate required");
     }
@@ -34,12 +40,18 @@ final class ClientCertificates {
         || !ca.issued((X509Certificate) chain.get(0))) {
       throw ApiError.forbidden("Client certificate is not signed by this server's CA");
     }
-    return (X509Certificate) chain.get(0);
+    X509Certificate certificate = (X509Certificate) chain.get(0);
+    if (revoked.test(Fingerprint.sha256(certificate))) {
+      throw ApiError.forbidden("Client certificate was revoked: its agent was deleted or its token rotated;"
+          + " enrol the host again with the agent's current token (svc-agent init --force)");
+    }
+    return certificate;
   }
 
   /** As {@link #require}, and the certificate must name {@code agentName}; 403 naming both otherwise. */
-  static void requireFor(RoutingContext ctx, CertificateAuthority ca, Guard guard, String agentName) {
-    X509Certificate certificate = require(ctx, ca);
+  static void requireFor(RoutingContext ctx, CertificateAuthority ca, Predicate<String> revoked, Guard guard,
+      String agentName) {
+    X509Certificate certificate = require(ctx, ca, revoked);
     // the CN is shown in the error and the log: a foreign CA's odd one is not echoed as it is
     String named = CertificateAuthority.agentName(certificate)
         .map(cn -> dev.svc.core.TextRule.problem(cn, false) == null ? cn : "(unprintable name)").orElse(null);

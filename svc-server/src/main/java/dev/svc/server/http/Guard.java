@@ -1,11 +1,12 @@
 package dev.svc.server.http;
 
-import io.vertx.core.Future;
+import dev.svc.server.store.TokenState;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,28 +51,50 @@ public final class Guard {
 
   /**
    * Logs a refused request and returns {@code error} to throw. {@code credentialRefused}: the
-   * request presented a token (or certificate) that was wrong, which counts against its address.
+   * request presented a token (or certificate) that was wrong, which counts against its address;
+   * from an address locked out by the {@link AuthThrottle} the answer is 429 with Retry-After
+   * instead, logged once per lock-out (when it begins, and when it ends: {@link #logEndedLockouts}).
    */
   public ApiError refuse(RoutingContext ctx, ApiError error, boolean credentialRefused) {
     String address = clientKey(ctx);
     if (credentialRefused) {
-      throttle.failure(address);
+      long retryAfter = throttle.retryAfterSeconds(address);
+      boolean lockedOut = throttle.failure(address);
+      if (retryAfter > 0) {
+        throttle.throttled(address);
+        LOG.debug("Authentication throttled: {} {} from {} (429)", ctx.request().method(), ctx.request().path(), address);
+        return ApiError.tooManyRequests("Too many failed authentication attempts from this address; try again in "
+            + retryAfter + " s", retryAfter);
+      }
+      if (lockedOut) {
+        LOG.warn("Authentication throttle: {} locked out after {} refused credentials; its wrong credentials get 429"
+            + " until it earns another try (one every {} s); valid credentials still pass", address, throttle.burst(),
+            throttle.refillSeconds());
+      }
     }
     LOG.warn("Authentication refused: {} {} from {}: {} ({})", ctx.request().method(), ctx.request().path(), address,
         error.status(), error.getMessage());
     return error;
   }
 
-  /**
-   * Whether {@code token} is the server's token, for the login form and POST /api/v1/session; a
-   * wrong one is logged and counted like any refused credential.
-   */
-  public boolean checkLogin(RoutingContext ctx, String token) {
-    if (token != null && isGlobalToken(token)) {
-      return true;
+  /** Logs the lock-outs that ended since the last call, one line each (a periodic timer calls it). */
+  public void logEndedLockouts() {
+    for (AuthThrottle.Ended ended : throttle.takeEnded()) {
+      LOG.warn("Authentication throttle: lock-out of {} ended after {} s; {} requests were refused with 429",
+          ended.address(), Math.max(1, (ended.lockedMs() + 999) / 1000), ended.refused());
     }
-    refuse(ctx, ApiError.forbidden("Invalid token"), token != null);
-    return false;
+  }
+
+  /**
+   * Whether {@code token} is the server's token, for the login form and POST /api/v1/session: empty
+   * when it is; otherwise the error to answer (403, or 429 during a lock-out), logged and counted
+   * like any refused credential.
+   */
+  public Optional<ApiError> checkLogin(RoutingContext ctx, String token) {
+    if (token != null && isGlobalToken(token)) {
+      return Optional.empty();
+    }
+    return Optional.of(refuse(ctx, ApiError.forbidden("Invalid token"), token != null));
   }
 
   public boolean hasGlobalToken() {
@@ -149,11 +172,12 @@ public final class Guard {
   }
 
   /**
-   * The first check of an agent endpoint, before its body is read: with a global token set, a
-   * request without credentials is 401 and one whose bearer token neither is the global token nor
-   * belongs to any agent is 403. The exact agent's token is checked later by {@link #agent}.
+   * The first check of an agent endpoint, before its body is read: a token revoked by the
+   * deletion of its agent is 403 on any server; with a global token set, a request without
+   * credentials is 401 and one whose bearer token neither is the global token nor belongs to a live
+   * agent is 403. The exact agent's token is checked later by {@link #agent}.
    */
-  public Handler<RoutingContext> agentPrecheck(java.util.function.Function<String, Future<Boolean>> tokenHashExists) {
+  public Handler<RoutingContext> agentPrecheck(Function<String, TokenState> tokenState) {
     return ctx -> {
       String bearer;
       try {
@@ -162,28 +186,24 @@ public final class Guard {
         ctx.fail(e);
         return;
       }
-      if (globalToken == null || (bearer != null && isGlobalToken(bearer))) {
+      if (bearer != null && isGlobalToken(bearer)) {
         ctx.next();
         return;
       }
-      if (bearer == null) {
-        if (sessions.read(ctx).map(Sessions.Session::authenticated).orElse(false)) {
-          ctx.next();
-        } else {
-          ctx.fail(refuse(ctx, ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'"),
-              false));
-        }
-        return;
+      TokenState state = bearer == null ? null : tokenState.apply(Tokens.sha256Hex(bearer));
+      if (state == TokenState.REVOKED) {
+        ctx.fail(refuse(ctx, ApiError.forbidden("This token was revoked: its agent was deleted on the server. An operator"
+            + " provisions the agent again (POST /api/v1/agents) and the host enrols with the new token"), true));
+      } else if (globalToken == null || state == TokenState.LIVE) {
+        ctx.next();
+      } else if (bearer != null) {
+        ctx.fail(refuse(ctx, ApiError.forbidden("Invalid token"), true));
+      } else if (sessions.read(ctx).map(Sessions.Session::authenticated).orElse(false)) {
+        ctx.next();
+      } else {
+        ctx.fail(refuse(ctx, ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'"),
+            false));
       }
-      tokenHashExists.apply(Tokens.sha256Hex(bearer)).onComplete(ar -> {
-        if (ar.failed()) {
-          ctx.fail(ar.cause());
-        } else if (ar.result()) {
-          ctx.next();
-        } else {
-          ctx.fail(refuse(ctx, ApiError.forbidden("Invalid token"), true));
-        }
-      });
     };
   }
 

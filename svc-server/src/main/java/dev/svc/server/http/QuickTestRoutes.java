@@ -41,7 +41,7 @@ final class QuickTestRoutes {
     router.get("/api/v1/quicktest/engine-formats").handler(Handlers.async(this::engineFormats));
     router.get("/api/v1/quicktest/:id").handler(Handlers.async(this::get));
     router.get("/api/v1/quicktest/:id/logs").handler(Handlers.async(this::logs));
-    Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenHashExists);
+    Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenState);
     router.post("/api/v1/quicktest/:id/logs").handler(body).handler(precheck).handler(Handlers.async(this::postLogs));
     router.post("/api/v1/quicktest/:id/status").handler(body).handler(precheck).handler(Handlers.async(this::postStatus));
     router.post("/api/v1/quicktest/:id/cancel").handler(body).handler(precheck).handler(Handlers.async(this::cancel));

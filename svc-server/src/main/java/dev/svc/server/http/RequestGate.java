@@ -8,19 +8,16 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.function.Function;
 
 /**
- * The first handler of every request, API and dashboard alike.
+ * The first handler of every request, API and dashboard alike: the Host check. A request whose
+ * Host header names a host this server does not answer to (see {@link HostAllowlist}) is refused
+ * with 421, unless it proves itself with a bearer token the server knows (the global token or an
+ * agent's own token). A DNS-rebinding page is same-origin with the attacker's name, so CSRF tokens
+ * do not stop it; but it cannot know a token. So it gets nothing, even from an open server, while
+ * agents and scripts holding a token keep working under any name.
  *
- * <ol>
- *   <li>Throttle: an address that failed authentication too often gets 429 (with Retry-After)
- *       for every request presenting a credential — a bearer token, POST /api/v1/session, POST
- *       /login — until it earns another try; other requests pass.</li>
- *   <li>Host: a request whose Host header names a host this server does not answer to (see
- *       {@link HostAllowlist}) is refused with 421, unless it proves itself with a bearer token the
- *       server knows (the global token or an agent's own token). A DNS-rebinding page is same-origin
- *       with the attacker's name, so CSRF tokens do not stop it; but it cannot know a token. So it
- *       gets nothing, even from an open server, while agents and scripts holding a token keep
- *       working under any name.</li>
- * </ol>
+ * <p>The failure throttle is not applied here: a valid credential is never refused, so each
+ * credential is checked where it is used, and {@link Guard#refuse} answers a wrong one with 429
+ * while its address is locked out.
  */
 public final class RequestGate implements Handler<RoutingContext> {
 
@@ -51,14 +48,6 @@ public final class RequestGate implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext ctx) {
-    if (presentsCredential(ctx)) {
-      long retryAfter = guard.throttle().retryAfterSeconds(Guard.clientKey(ctx));
-      if (retryAfter > 0) {
-        ctx.response().putHeader("Retry-After", Long.toString(retryAfter));
-        reply(ctx, 429, "Too many failed authentication attempts from this address; try again in " + retryAfter + " s");
-        return;
-      }
-    }
     String host = host(ctx);
     if (guard.hosts().allows(host)) {
       ctx.next();
@@ -88,14 +77,6 @@ public final class RequestGate implements Handler<RoutingContext> {
         misdirected(ctx, host);
       }
     });
-  }
-
-  private static boolean presentsCredential(RoutingContext ctx) {
-    if (ctx.request().getHeader("Authorization") != null) {
-      return true;
-    }
-    String path = ctx.request().path();
-    return ctx.request().method() == HttpMethod.POST && ("/api/v1/session".equals(path) || "/login".equals(path));
   }
 
   private static String host(RoutingContext ctx) {

@@ -30,9 +30,36 @@ final class SystemRoutes {
         .put("name", SvcVersion.NAME).put("version", SvcVersion.version()).put("schema_version", api.schemaVersion())));
     router.get("/api/v1/openapi.json").handler(ctx -> ctx.response()
         .putHeader("Content-Type", "application/json; charset=utf-8").end(openapi));
+    router.get("/api/v1/metrics").handler(this::metrics);
     router.get("/api/v1/session").handler(this::session);
     router.post("/api/v1/session").handler(body).handler(Handlers.async(this::login));
     router.delete("/api/v1/session").handler(this::logout);
+  }
+
+  /** The server's counters in Prometheus' text format (a scraper sends the global token as its bearer token). */
+  private void metrics(RoutingContext ctx) {
+    try {
+      api.guard().global(ctx);
+    } catch (ApiError e) {
+      ctx.fail(e);
+      return;
+    }
+    AuthThrottle.Counts auth = api.guard().throttle().counts();
+    StringBuilder out = new StringBuilder();
+    metric(out, "svc_auth_failures_total", "counter", "Credentials refused (tokens, logins, client certificates).",
+        auth.failures());
+    metric(out, "svc_auth_lockouts_total", "counter", "Client addresses locked out by the failed-authentication"
+        + " throttle.", auth.lockouts());
+    metric(out, "svc_auth_throttled_total", "counter", "Requests answered 429 during a lock-out.", auth.throttled());
+    metric(out, "svc_auth_locked_addresses", "gauge", "Client addresses locked out now.", auth.lockedNow());
+    ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+        .putHeader("Cache-Control", "no-store").end(out.toString());
+  }
+
+  private static void metric(StringBuilder out, String name, String type, String help, long value) {
+    out.append("# HELP ").append(name).append(' ').append(help).append('\n')
+        .append("# TYPE ").append(name).append(' ').append(type).append('\n')
+        .append(name).append(' ').append(value).append('\n');
   }
 
   private void session(RoutingContext ctx) {
@@ -49,9 +76,9 @@ final class SystemRoutes {
     if (!api.guard().hasGlobalToken()) {
       throw ApiError.conflict("This server has no auth token; no login is needed");
     }
-    if (!api.guard().checkLogin(ctx, token)) {
-      throw ApiError.forbidden("Invalid token");
-    }
+    api.guard().checkLogin(ctx, token).ifPresent(error -> {
+      throw error;
+    });
     Sessions.Session session = api.guard().sessions().issue(ctx, true);
     Replies.ok(ctx, new JsonObject().put("authenticated", true)
         .put(Sessions.CSRF_FIELD, api.guard().sessions().csrfToken(session)));

@@ -25,8 +25,6 @@ public final class AgentStore {
   private static final String BY_ID = "SELECT * FROM agents WHERE id = ? AND" + LIVE;
   private static final String BY_ID_ANY = "SELECT * FROM agents WHERE id = ?";
   private static final String BY_NAME = "SELECT * FROM agents WHERE name = ? AND" + LIVE + "ORDER BY registered_at LIMIT 1";
-  private static final String DELETED_TOKEN_HASHES = "SELECT token_hash FROM agents WHERE name = ? AND deleted_at IS NOT NULL"
-      + " AND token_hash IS NOT NULL";
   private static final String ALL = "SELECT * FROM agents WHERE" + LIVE + "ORDER BY name, id";
   private static final String INSERT = "INSERT INTO agents (id, name, hostname, port, gpu_info, gpu_count, cpu_info, cpu_arch,"
       + " ram_gb, environment_type, fingerprint, agent_version, hardware_details, capabilities, status, is_test_agent,"
@@ -35,6 +33,14 @@ public final class AgentStore {
       + " cpu_info = ?, cpu_arch = ?, ram_gb = ?, environment_type = ?, fingerprint = ?, agent_version = ?,"
       + " hardware_details = ?, capabilities = ?, status = ?, last_heartbeat_at = ? WHERE id = ?";
   private static final String BIND_TOKEN = "UPDATE agents SET token_hash = ?, token_prefix = ? WHERE id = ?";
+  /** Single use: a token obtains one certificate; the claim fails when this token already obtained one. */
+  private static final String CLAIM_ENROLMENT = "UPDATE agents SET enrolled_token_hash = token_hash WHERE id = ? AND"
+      + LIVE + "AND token_hash = ? AND (enrolled_token_hash IS NULL OR enrolled_token_hash <> token_hash)";
+  private static final String RECORD_CERTIFICATE = "INSERT INTO agent_certificates (fingerprint, agent_id, agent_name,"
+      + " issued_at, not_after) VALUES (?, ?, ?, ?, ?)";
+  /** An agent's certificates, and those issued for its name before it had a row. */
+  private static final String REVOKE_CERTIFICATES = "UPDATE agent_certificates SET revoked_at = ? WHERE revoked_at IS NULL"
+      + " AND (agent_id = ? OR (agent_id IS NULL AND agent_name = ?))";
   private static final String HEARTBEAT = "UPDATE agents SET status = ?, current_task = ?, gpu_utilization_pct = ?,"
       + " gpu_memory_used_gb = ?, storage_gb_free = ?, uptime_s = ?, last_heartbeat_at = ? WHERE id = ?";
   private static final String SILENT = "SELECT * FROM agents WHERE" + LIVE + "AND is_test_agent = 0"
@@ -81,18 +87,35 @@ public final class AgentStore {
     return Future.succeededFuture(fleet.liveTokenHash(hash));
   }
 
-  /** The token hashes that deleted agents of this name held (the tokens the server issued for the name). */
-  public Future<List<String>> deletedTokenHashes(String name) {
-    return Sql.rows(pool, DELETED_TOKEN_HASHES, Tuple.of(name))
-        .map(rows -> rows.stream().map(row -> row.getString("token_hash")).toList());
+  /** Whether the token with this hash is a live agent's, a deleted agent's (revoked) or no agent's. */
+  public TokenState tokenState(String hash) {
+    return fleet.tokenState(hash);
+  }
+
+  /** Whether the client certificate with this fingerprint was revoked (its agent deleted or its token rotated). */
+  public boolean certificateRevoked(String fingerprint) {
+    return fleet.certificateRevoked(fingerprint);
   }
 
   /**
-   * Whether some agent, live or deleted, holds the token with this hash: a deleted agent's token
-   * may still reach registration and heartbeat, where it gets 404 and then re-registers.
+   * Records a certificate the server issued ({@code agentId} null: for a name no agent has yet), in
+   * one transaction with the enrolment's claim when {@code enrolmentTokenHash} is set: the claim
+   * fails, and nothing is recorded, when that token has already obtained a certificate. False then.
    */
-  public Future<Boolean> tokenHashKnown(String hash) {
-    return Future.succeededFuture(fleet.tokenHashKnown(hash));
+  public Future<Boolean> recordCertificate(String agentId, String agentName, String enrolmentTokenHash,
+      String fingerprint, Instant notAfter) {
+    return pool.withTransaction(conn -> {
+      Future<Boolean> claimed = enrolmentTokenHash == null ? Future.succeededFuture(true)
+          : Sql.update(conn, CLAIM_ENROLMENT, Tuple.of(agentId, enrolmentTokenHash)).map(n -> n == 1);
+      return claimed.compose(ok -> !ok ? Future.succeededFuture(false)
+          : Sql.update(conn, RECORD_CERTIFICATE, Tuple.of(fingerprint, agentId, agentName, Timestamps.now(),
+              Timestamps.format(notAfter))).map(true));
+    });
+  }
+
+  /** Revokes every certificate the server issued to an agent (or to its name before it had a row). */
+  public Future<Void> revokeCertificates(SqlClient client, String agentId, String agentName) {
+    return Sql.update(client, REVOKE_CERTIFICATES, Tuple.of(Timestamps.now(), agentId, agentName)).mapEmpty();
   }
 
   public Future<Optional<JsonObject>> byName(String name) {
@@ -141,8 +164,10 @@ public final class AgentStore {
     return Sql.update(pool, UPDATE_REGISTRATION, t).compose(n -> refresh(id));
   }
 
-  public Future<Void> bindToken(String id, String hash, String prefix) {
-    return Sql.update(pool, BIND_TOKEN, Tuple.of(hash, prefix, id)).compose(n -> refresh(id));
+  /** Binds a new token to an agent; the old token, and every certificate issued to the agent, are revoked. */
+  public Future<Void> bindToken(String id, String name, String hash, String prefix) {
+    return pool.withTransaction(conn -> Sql.update(conn, BIND_TOKEN, Tuple.of(hash, prefix, id))
+        .compose(n -> revokeCertificates(conn, id, name))).compose(v -> refresh(id));
   }
 
   /**

@@ -43,6 +43,8 @@ public final class LiveFleet {
   private static final String AGENTS = "SELECT id, name, token_hash, is_test_agent, deleted_at, status, current_task,"
       + " gpu_utilization_pct, gpu_memory_used_gb, storage_gb_free, uptime_s, last_heartbeat_at FROM agents";
   private static final String ONE_AGENT = AGENTS + " WHERE id = ?";
+  private static final String REVOKED = "SELECT fingerprint FROM agent_certificates WHERE revoked_at IS NOT NULL";
+  private static final String REVOKED_OF_AGENT = REVOKED + " AND (agent_id = ? OR agent_name = ?)";
   private static final String SETTINGS = "SELECT agent_id, key, value FROM agent_settings";
   /** Agents with a test to hand out, or one handed out whose run_test may not have arrived. */
   private static final String AGENTS_WITH_QUEUED =
@@ -53,6 +55,8 @@ public final class LiveFleet {
   private final Map<String, String> liveIdByName = new ConcurrentHashMap<>();
   private final Map<String, Integer> tokenHashes = new ConcurrentHashMap<>();
   private final Map<String, Integer> liveTokenHashes = new ConcurrentHashMap<>();
+  /** Fingerprints of the client certificates revoked when their agent was deleted or its token rotated. */
+  private final Set<String> revokedCertificates = ConcurrentHashMap.newKeySet();
   private final Map<String, Beat> beats = new ConcurrentHashMap<>();
   private final Set<String> unwritten = ConcurrentHashMap.newKeySet();
   private final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
@@ -60,10 +64,16 @@ public final class LiveFleet {
   private final Marks commands = new Marks();
   private final Instant startedAt = Instant.now();
 
-  /** Loads every agent (deleted ones for their token hashes), all settings, and who has queued work or commands. */
+  /**
+   * Loads every agent (deleted ones for their token hashes, which stay revoked), the revoked
+   * certificates, all settings, and who has queued work or commands.
+   */
   public Future<Void> load(Pool pool) {
     return Sql.rows(pool, AGENTS, Tuple.tuple()).compose(rows -> {
       rows.forEach(this::put);
+      return Sql.rows(pool, REVOKED, Tuple.tuple());
+    }).compose(rows -> {
+      rows.forEach(r -> revokedCertificates.add(r.getString("fingerprint")));
       return Sql.rows(pool, SETTINGS, Tuple.tuple());
     }).compose(rows -> {
       Map<String, Map<String, String>> stored = new HashMap<>();
@@ -80,10 +90,17 @@ public final class LiveFleet {
     });
   }
 
-  /** Reads one agent's row again after a write to it committed (registration, rename, token, status, deletion). */
+  /**
+   * Reads one agent's row, and its revoked certificates, again after a write to it committed
+   * (registration, rename, token, status, deletion).
+   */
   public Future<Void> refresh(Pool pool, String id) {
-    return Sql.row(pool, ONE_AGENT, Tuple.of(id)).map(row -> {
+    return Sql.row(pool, ONE_AGENT, Tuple.of(id)).compose(row -> {
       row.ifPresent(this::put);
+      return row.isEmpty() ? Future.succeededFuture(List.<JsonObject>of())
+          : Sql.rows(pool, REVOKED_OF_AGENT, Tuple.of(id, row.get().getString("name")));
+    }).map(rows -> {
+      rows.forEach(r -> revokedCertificates.add(r.getString("fingerprint")));
       return null;
     });
   }
@@ -134,9 +151,17 @@ public final class LiveFleet {
     return Optional.ofNullable(id == null ? null : byId.get(id)).filter(a -> !a.deleted());
   }
 
-  /** Whether some agent, live or deleted, holds the token with this hash. */
-  public boolean tokenHashKnown(String hash) {
-    return tokenHashes.containsKey(hash);
+  /** What a token (by its hash) is: a live agent's, a deleted agent's (revoked for good), or neither. */
+  public TokenState tokenState(String hash) {
+    if (liveTokenHashes.containsKey(hash)) {
+      return TokenState.LIVE;
+    }
+    return tokenHashes.containsKey(hash) ? TokenState.REVOKED : TokenState.UNKNOWN;
+  }
+
+  /** Whether the client certificate with this SHA-256 fingerprint was revoked. */
+  public boolean certificateRevoked(String fingerprint) {
+    return revokedCertificates.contains(fingerprint);
   }
 
   /** Whether some live agent holds the token with this hash. */

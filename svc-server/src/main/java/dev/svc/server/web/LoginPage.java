@@ -1,5 +1,6 @@
 package dev.svc.server.web;
 
+import dev.svc.server.http.ApiError;
 import dev.svc.server.http.Guard;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -47,8 +48,14 @@ final class LoginPage {
       return;
     }
     String token = ctx.request().getFormAttribute("token");
-    if (!guard.checkLogin(ctx, token == null ? null : token.trim())) {
-      renderer.render(ctx, 403, "login", "login", Map.of("error", "Wrong token."));
+    var refused = guard.checkLogin(ctx, token == null ? null : token.trim());
+    if (refused.isPresent()) {
+      ApiError error = refused.get();
+      if (error.retryAfterSeconds() > 0) {
+        ctx.response().putHeader("Retry-After", Long.toString(error.retryAfterSeconds()));
+      }
+      renderer.render(ctx, error.status(), "login", "login",
+          Map.of("error", error.status() == 429 ? error.getMessage() + "." : "Wrong token."));
       return;
     }
     guard.sessions().issue(ctx, true);
