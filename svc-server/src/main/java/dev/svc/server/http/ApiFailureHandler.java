@@ -3,6 +3,9 @@ package dev.svc.server.http;
 import dev.svc.core.Ids;
 import dev.svc.server.db.StorageFault;
 import io.vertx.core.Handler;
+import io.vertx.core.http.HttpClosedException;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,8 +22,16 @@ public final class ApiFailureHandler implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext ctx) {
     Throwable failure = ctx.failure();
-    if (failure instanceof ApiError) {
-      Replies.error(ctx, ((ApiError) failure).status(), failure.getMessage());
+    if (clientWentAway(failure)) {
+      // nobody is left to answer, and nothing on the server broke: a download or stream cut short
+      LOG.debug("Client went away during {} {}: {}", ctx.request().method(), ctx.request().path(), String.valueOf(failure));
+      return;
+    }
+    if (failure instanceof ApiError error) {
+      if (error.retryAfterSeconds() > 0 && !ctx.response().headWritten()) {
+        ctx.response().putHeader("Retry-After", Long.toString(error.retryAfterSeconds()));
+      }
+      Replies.error(ctx, error.status(), error.getMessage());
       return;
     }
     StorageFault storage = failure == null ? null : StorageFault.of(failure).orElse(null);
@@ -68,5 +79,19 @@ public final class ApiFailureHandler implements Handler<RoutingContext> {
     LOG.error("Server fault {} on {} {}", correlationId, ctx.request().method(), ctx.request().path(), failure);
     Replies.json(ctx, 500, new io.vertx.core.json.JsonObject()
         .put("error", "Internal server error").put("correlation_id", correlationId));
+  }
+
+  /** The failure is the client closing (or resetting) the connection before the response was written. */
+  static boolean clientWentAway(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof HttpClosedException || t instanceof ClosedChannelException) {
+        return true;
+      }
+      if (t instanceof IOException && t.getMessage() != null
+          && (t.getMessage().contains("Connection reset") || t.getMessage().contains("Broken pipe"))) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -9,7 +9,10 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.net.Socket;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,6 +24,8 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -192,5 +197,49 @@ class DownloadsTest {
         assertThat(body.getString("error")).as(path).isNotBlank();
       }
     }
+  }
+
+  /**
+   * A client that hangs up in the middle of a download (an agent killed while it updates, a
+   * dropped link) broke nothing on the server: a debug line, not an error with a stack trace.
+   */
+  @Test
+  void aClientHangingUpMidDownloadIsADebugLineNotAServerFault() throws Exception {
+    Path app = appHome();
+    // incompressible and larger than the socket buffers, so that the server is still writing when the client leaves
+    byte[] large = new byte[24 * 1024 * 1024];
+    new java.util.Random(7).nextBytes(large);
+    Files.write(app.resolve("svc-agent/target/lib/large.jar"), large);
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    try (TestServer server = TestServer.start(temp.resolve("home"), new TestServer.Options().insecure().appHome(app))) {
+      // built before the capture: the first request builds the archive
+      assertThat(server.get("/api/v1/agent/package/sha256").statusCode()).isEqualTo(200);
+      System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      int hangUps = 3;
+      for (int i = 0; i < hangUps; i++) {
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+          socket.getOutputStream().write(("GET /api/v1/agent/package HTTP/1.1\r\nHost: localhost\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+          assertThat(socket.getInputStream().readNBytes(64 * 1024)).hasSize(64 * 1024);
+          socket.setSoLinger(true, 0); // a reset, as a killed process leaves it
+        }
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (System.nanoTime() < deadline && count(captured, "Client went away") + count(captured, "Server fault") < hangUps) {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+      }
+      // the server still serves, whole downloads included
+      assertThat(server.get("/api/v1/agent/package").body().length()).isGreaterThan(large.length);
+    } finally {
+      System.setErr(original);
+    }
+    String log = captured.toString(StandardCharsets.UTF_8);
+    assertThat(count(captured, "Client went away")).as(log).isEqualTo(3);
+    assertThat(log).doesNotContain("Server fault").doesNotContain("ERROR").doesNotContain("\tat ");
+  }
+
+  private static long count(ByteArrayOutputStream captured, String text) {
+    return captured.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains(text)).count();
   }
 }
