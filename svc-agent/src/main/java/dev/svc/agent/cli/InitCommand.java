@@ -28,6 +28,11 @@ public final class InitCommand implements Callable<Integer> {
   @Option(names = "--port", defaultValue = "8090", description = "Port of the agent's own HTTPS API (default: ${DEFAULT-VALUE}).")
   int port;
 
+  @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = AgentConfig.DEFAULT_BIND,
+      description = "Address the agent's own API listens on (default: ${DEFAULT-VALUE}, this host only; 0.0.0.0 or one"
+          + " address of this host to stream logs to other hosts).")
+  String bind;
+
   @Option(names = "--model-dir", defaultValue = "~/.svc/models", description = "Local model storage (default: ${DEFAULT-VALUE}).")
   String modelDir;
 
@@ -54,10 +59,15 @@ public final class InitCommand implements Callable<Integer> {
       System.err.println("svc-agent init: --port must be from 1 to 65535");
       return 2;
     }
+    if (!AgentConfig.isBindAddress(bind)) {
+      System.err.println("svc-agent init: --bind must be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name, not '"
+          + bind + "'");
+      return 2;
+    }
     String agentName = name != null ? name : Enrolment.hostname();
     try {
       AgentConfig config = new Enrolment(agentHome, homeOptions.configFile(), System.out, Enrolment.consoleQuestion())
-          .enrol(server, token, agentName, port, modelDir, shareSource, shareMount, caFingerprint, force);
+          .enrol(server, token, agentName, port, bind, modelDir, shareSource, shareMount, caFingerprint, force);
       System.out.println("Wrote " + homeOptions.configFile() + " for agent '" + config.name() + "'.");
       System.out.println("Next: svc-agent preflight" + homeArgument(homeOptions) + ", then svc-agent start" + homeArgument(homeOptions));
       return 0;

@@ -33,7 +33,7 @@ class StatusCommandTest {
   @Test
   void anAgentThatIsNotRunningExitsThreeAndTheTokenShowsOnlyItsPrefix() throws IOException {
     int port = freePort();
-    new AgentConfig("https://127.0.0.1:8443", TOKEN, "status-agent", port, "~/models", "nfs:/models", "/mnt/models",
+    new AgentConfig("https://127.0.0.1:8443", TOKEN, "status-agent", port, null, "~/models", "nfs:/models", "/mnt/models",
         null, null, null, null).write(home.resolve("agent.yaml"));
     Cli status = Cli.run("status", "--home", home.toString());
     assertThat(status.code()).isEqualTo(StatusCommand.NOT_RUNNING);
