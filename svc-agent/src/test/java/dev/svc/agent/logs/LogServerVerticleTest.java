@@ -85,7 +85,7 @@ class LogServerVerticleTest {
   }
 
   @Test
-  void statusNeedsNoTokenAndCountsTheModels() throws Exception {
+  void statusNeedsNoTokenFromLoopbackAndCountsTheModels() throws Exception {
     Reply reply = await(call(HttpMethod.GET, "/api/status", null));
     assertThat(reply.status()).isEqualTo(200);
     JsonObject status = reply.json();
