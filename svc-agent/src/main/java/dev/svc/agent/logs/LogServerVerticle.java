@@ -89,7 +89,12 @@ public final class LogServerVerticle extends VerticleBase {
     }).onSuccess(server -> {
       LOG.info("Agent API listening on {}://{}:{}", tls() ? "https" : "http", config.bind(), server.actualPort());
       if (!loopback(config.bind()) && !config.bind().equalsIgnoreCase("localhost")) {
-        LOG.info("Agent API reachable from other hosts: logs, cancel and status need the agent's token there");
+        if (config.token().isEmpty()) {
+          LOG.warn("Agent API reachable from other hosts and this agent has no token: they may read logs and cancel"
+              + " tests (status is served to local callers only)");
+        } else {
+          LOG.info("Agent API reachable from other hosts: logs, cancel and status need the agent's token there");
+        }
       }
     });
   }
