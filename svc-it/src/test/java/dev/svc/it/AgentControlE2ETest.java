@@ -27,7 +27,7 @@ class AgentControlE2ETest extends WithServer {
 
   /** The agent's config with its model storage inside its temporary HOME, and {@code token}. */
   static AgentConfig inItsHome(AgentProcess agent, AgentConfig c, String token) {
-    return new AgentConfig(c.server(), token, c.name(), c.port(), agent.dir().resolve("models").toString(),
+    return new AgentConfig(c.server(), token, c.name(), c.port(), c.bind(), agent.dir().resolve("models").toString(),
         c.shareSource(), c.shareMount(), c.caFingerprint(), c.tls(), agent.dir().resolve("no-nvidia-smi").toString(),
         c.mount());
   }

@@ -197,7 +197,7 @@ class AgentOpsE2ETest {
   }
 
   private static AgentConfig withNvidiaSmi(AgentConfig c, String nvidiaSmi) {
-    return new AgentConfig(c.server(), c.token(), c.name(), c.port(), c.modelStorageDir(), c.shareSource(),
+    return new AgentConfig(c.server(), c.token(), c.name(), c.port(), c.bind(), c.modelStorageDir(), c.shareSource(),
         c.shareMount(), c.caFingerprint(), c.tls(), nvidiaSmi, c.mount());
   }
 

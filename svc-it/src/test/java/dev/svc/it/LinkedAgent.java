@@ -67,7 +67,7 @@ final class LinkedAgent implements AutoCloseable {
     Files.writeString(certs.resolve("agent.key"), identity.privateKeyPem());
     Files.copy(server.home().certs().resolve("ca.pem"), certs.resolve("ca.pem"));
     AgentConfig config = new AgentConfig(serverUrl.toString(), provisioned.json().getString("token"), name,
-        dev.svc.engines.lifecycle.LoopbackPort.free(), home.resolve("models").toString(), "", "", null,
+        dev.svc.engines.lifecycle.LoopbackPort.free(), null, home.resolve("models").toString(), "", "", null,
         new AgentConfig.Tls(certs.resolve("agent.pem").toString(), certs.resolve("agent.key").toString(),
             certs.resolve("ca.pem").toString()),
         home.resolve("no-nvidia-smi").toString(), null);

@@ -9,6 +9,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.PemTrustOptions;
+import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
@@ -19,9 +20,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The CLI's client of the local agent's own API (protocol.md §8) at 127.0.0.1:&lt;port&gt;: HTTPS
- * trusting only the CA of that API ({@code certs/api/ca.pem}, made at init) when TLS is configured,
- * else HTTP. The CA, which only this agent's home holds, is what authenticates.
+ * The CLI's client of the local agent's own API (protocol.md §8) at its bind address (127.0.0.1
+ * when it binds every interface) and port: HTTPS trusting only the CA of that API
+ * ({@code certs/api/ca.pem}, made at init) when TLS is configured, else HTTP. The CA, which only
+ * this agent's home holds, is what authenticates the agent; the agent's token, sent on every call,
+ * authenticates the CLI where the agent listens on an address other than loopback.
  * Blocking calls: the CLI's main thread waits, never an event loop.
  */
 public final class LocalAgent implements AutoCloseable {
@@ -76,14 +79,19 @@ public final class LocalAgent implements AutoCloseable {
     return new LocalAgent(vertx, WebClient.create(vertx, options), config, https);
   }
 
+  /** Where the agent listens: its bind address, or 127.0.0.1 when it listens on every interface. */
+  public static String host(AgentConfig config) {
+    return config.bindsEverywhere() ? "127.0.0.1" : config.bind();
+  }
+
   public String baseUrl() {
-    return (https ? "https" : "http") + "://127.0.0.1:" + config.port();
+    String host = host(config);
+    return (https ? "https" : "http") + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + config.port();
   }
 
   /** {@code GET /api/status}; fails with ConnectException when nothing listens, {@link Answer} on a non-200. */
   public JsonObject status() {
-    HttpResponse<Buffer> response = await(client.request(HttpMethod.GET, config.port(), "127.0.0.1", "/api/status")
-        .ssl(https).timeout(TIMEOUT_MS).send());
+    HttpResponse<Buffer> response = await(request(HttpMethod.GET, "/api/status").timeout(TIMEOUT_MS).send());
     if (response.statusCode() != 200) {
       throw new Answer(response.statusCode(), response.bodyAsString());
     }
@@ -96,12 +104,15 @@ public final class LocalAgent implements AutoCloseable {
 
   /** {@code POST /api/tests/<id>/cancel} with the agent's token; the response whatever its status. */
   public HttpResponse<Buffer> cancel(String testId) {
-    var request = client.request(HttpMethod.POST, config.port(), "127.0.0.1", "/api/tests/" + testId + "/cancel")
-        .ssl(https).timeout(TIMEOUT_MS * 3);
+    return await(request(HttpMethod.POST, "/api/tests/" + testId + "/cancel").timeout(TIMEOUT_MS * 3).send());
+  }
+
+  private HttpRequest<Buffer> request(HttpMethod method, String path) {
+    HttpRequest<Buffer> request = client.request(method, config.port(), host(config), path).ssl(https);
     if (!config.token().isEmpty()) {
       request.bearerTokenAuthentication(config.token());
     }
-    return await(request.send());
+    return request;
   }
 
   /** Whether {@code failure} means nothing listens on the agent's port. */

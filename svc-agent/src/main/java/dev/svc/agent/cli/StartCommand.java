@@ -174,8 +174,8 @@ public final class StartCommand implements Callable<Integer> {
       stopChild(child, pidFile);
       return 1;
     }
-    System.err.println("svc-agent start: the agent did not answer on 127.0.0.1:" + config.port() + " within "
-        + waitSeconds + " s (" + lastProblem + "); stopped it. The end of " + log + ":");
+    System.err.println("svc-agent start: the agent did not answer on " + LocalAgent.host(config) + ":" + config.port()
+        + " within " + waitSeconds + " s (" + lastProblem + "); stopped it. The end of " + log + ":");
     System.err.print(tail(log, logStart, 30));
     stopChild(child, pidFile);
     return 1;

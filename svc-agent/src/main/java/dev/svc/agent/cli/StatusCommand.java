@@ -38,6 +38,7 @@ public final class StatusCommand implements Callable<Integer> {
     rows.put("Server", config.server());
     rows.put("Name", config.name());
     rows.put("Port", Integer.toString(config.port()));
+    rows.put("Bind", config.bind());
     rows.put("Token", tokenShown(config.token()));
     rows.put("Model dir", config.modelStorageDir());
     rows.put("Share", config.shareMount().isEmpty() ? "(none)"

@@ -3,6 +3,7 @@ package dev.svc.agent.config;
 import dev.svc.core.domain.AgentSettings;
 import dev.svc.core.home.PrivateFiles;
 import dev.svc.core.home.SvcHome;
+import io.netty.util.NetUtil;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,8 +11,10 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -20,14 +23,20 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 /**
  * {@code ~/.svc/agent.yaml}, written by {@code svc-agent init} and read by every other command.
  * The keys of the mission ({@code server}, {@code token}, {@code name}, {@code port}, model
- * storage paths, {@code tls.cert/key/ca}) plus {@code ca_fingerprint}, the server CA pinned at
- * init, and two tool paths whose real tools are the default ({@code nvidia_smi}, {@code mount}):
+ * storage paths, {@code tls.cert/key/ca}) plus {@code bind}, the address of the agent's own API
+ * (loopback unless the operator opens it), {@code ca_fingerprint}, the server CA pinned at init,
+ * and two tool paths whose real tools are the default ({@code nvidia_smi}, {@code mount}):
  * hosts without a GPU or an NFS client, and tests, point them elsewhere.
  */
-public record AgentConfig(String server, String token, String name, int port, String modelStorageDir,
+public record AgentConfig(String server, String token, String name, int port, String bind, String modelStorageDir,
     String shareSource, String shareMount, String caFingerprint, Tls tls, String nvidiaSmi, String mount) {
 
   public static final int DEFAULT_PORT = 8090;
+  /** The server never connects to the agent (all its traffic is agent to server) and the CLI is local. */
+  public static final String DEFAULT_BIND = "127.0.0.1";
+
+  private static final Pattern HOST_NAME = Pattern.compile(
+      "(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
 
   /** Paths of the client certificate, its private key and the CA certificate (PEM); null when TLS is off. */
   public record Tls(String cert, String key, String ca) {
@@ -35,11 +44,38 @@ public record AgentConfig(String server, String token, String name, int port, St
 
   public AgentConfig {
     token = token == null ? "" : token;
+    bind = blankToNull(bind) == null ? DEFAULT_BIND : bind.strip();
+    if (!isBindAddress(bind)) {
+      throw new IllegalArgumentException(bindProblem(bind));
+    }
     modelStorageDir = blankToNull(modelStorageDir) == null ? "~/.svc/models" : modelStorageDir;
     shareSource = shareSource == null ? "" : shareSource;
     shareMount = shareMount == null ? "" : shareMount;
     nvidiaSmi = blankToNull(nvidiaSmi) == null ? "nvidia-smi" : nvidiaSmi;
     mount = blankToNull(mount) == null ? "mount" : mount;
+  }
+
+  /** Whether {@code value} is an IP literal or a host name, without looking anything up. */
+  public static boolean isBindAddress(String value) {
+    if (value == null || value.isBlank()) {
+      return false;
+    }
+    if (NetUtil.isValidIpV4Address(value) || (NetUtil.isValidIpV6Address(value) && !value.startsWith("["))) {
+      return true;
+    }
+    // all digits and dots but no IPv4 address (999.1.1.1): a typo, not a host name
+    return !value.matches("[0-9.]+") && HOST_NAME.matcher(value).matches();
+  }
+
+  /** Why {@code value} cannot be a bind address, in one sentence. */
+  public static String bindProblem(String value) {
+    return "'bind' must be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name, not '" + value + "'";
+  }
+
+  /** Whether the API listens on every interface rather than one address. */
+  public boolean bindsEverywhere() {
+    byte[] address = NetUtil.createByteArrayFromIpAddressString(bind);
+    return address != null && Arrays.equals(address, new byte[address.length]);
   }
 
   /** The server's base URL without a trailing slash. */
@@ -69,7 +105,7 @@ public record AgentConfig(String server, String token, String name, int port, St
   }
 
   public AgentConfig withName(String newName) {
-    return new AgentConfig(server, token, newName, port, modelStorageDir, shareSource, shareMount, caFingerprint, tls,
+    return new AgentConfig(server, token, newName, port, bind, modelStorageDir, shareSource, shareMount, caFingerprint, tls,
         nvidiaSmi, mount);
   }
 
@@ -102,13 +138,17 @@ public record AgentConfig(String server, String token, String name, int port, St
     if (portNumber < 1 || portNumber > 65535) {
       throw new IllegalArgumentException(file + ": 'port' must be a number from 1 to 65535");
     }
+    String bind = string(map, "bind", file);
+    if (bind != null && !isBindAddress(bind.strip())) {
+      throw new IllegalArgumentException(file + ": " + bindProblem(bind));
+    }
     Tls tls = null;
     if (map.get("tls") instanceof Map<?, ?> t) {
       tls = new Tls(string(t, "cert", file), string(t, "key", file), string(t, "ca", file));
     } else if (map.get("tls") != null) {
       throw new IllegalArgumentException(file + ": 'tls' must be a mapping with cert, key and ca");
     }
-    return new AgentConfig(server, string(map, "token", file), name, portNumber, string(map, "model_storage_dir", file),
+    return new AgentConfig(server, string(map, "token", file), name, portNumber, bind, string(map, "model_storage_dir", file),
         string(map, "model_share_source", file), string(map, "model_share_mount", file), string(map, "ca_fingerprint", file),
         tls, string(map, "nvidia_smi", file), string(map, "mount", file));
   }
@@ -120,6 +160,7 @@ public record AgentConfig(String server, String token, String name, int port, St
     out.put("token", token);
     out.put("name", name);
     out.put("port", port);
+    out.put("bind", bind);
     out.put("model_storage_dir", modelStorageDir);
     out.put("model_share_source", shareSource);
     out.put("model_share_mount", shareMount);

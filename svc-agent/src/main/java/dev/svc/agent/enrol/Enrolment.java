@@ -76,9 +76,13 @@ public final class Enrolment {
     }
   }
 
-  public AgentConfig enrol(String server, String token, String name, int port, String modelDir, String shareSource,
-      String shareMount, String pinnedFingerprint, boolean force) throws EnrolmentException {
+  public AgentConfig enrol(String server, String token, String name, int port, String bind, String modelDir,
+      String shareSource, String shareMount, String pinnedFingerprint, boolean force) throws EnrolmentException {
     URI uri = serverUri(server);
+    if (bind != null && !AgentConfig.isBindAddress(bind)) {
+      throw new EnrolmentException("--bind must be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name, not '" + bind
+          + "'");
+    }
     if (Files.exists(configFile) && !force) {
       throw new EnrolmentException(configFile + " exists already: pass --force to enrol again");
     }
@@ -101,7 +105,7 @@ public final class Enrolment {
       out.println("Warning: " + server + " is plain HTTP: the token travels unencrypted and there is no mutual TLS"
           + " (development only).");
     }
-    AgentConfig config = new AgentConfig(uri.toString(), token, name, port, modelDir, shareSource, shareMount, fingerprint,
+    AgentConfig config = new AgentConfig(uri.toString(), token, name, port, bind, modelDir, shareSource, shareMount, fingerprint,
         tls, null, null);
     config.write(configFile);
     return config;

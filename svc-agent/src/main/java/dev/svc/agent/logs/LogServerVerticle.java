@@ -8,6 +8,7 @@ import dev.svc.agent.uplink.UplinkVerticle;
 import dev.svc.agent.config.AgentHome;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.core.tls.ServerCertificate;
+import io.netty.util.NetUtil;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
 import java.util.List;
@@ -20,8 +21,11 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -31,7 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's own HTTP API (protocol.md §8) on {@code config.port()}, all interfaces: HTTPS when the
+ * The agent's own HTTP API (protocol.md §8) on {@code config.bind()}:{@code config.port()}: HTTPS when the
  * configuration has a {@code tls} mapping (the agent talks HTTPS to its server), plain HTTP
  * otherwise. The client certificate from {@code svc-agent init} cannot serve: it is for client
  * authentication only and names no host. So the agent keeps a CA of its own in
@@ -39,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * localhost, 127.0.0.1, ::1 and the host name ({@code server.pem}); local clients such as
  * {@code svc-agent status} trust {@code certs/api/ca.pem}.
  * <ul>
- *   <li>{@code GET /api/status} (open): name, whether a benchmark runs and which, model storage figures;</li>
+ *   <li>{@code GET /api/status} (loopback callers, others with the agent token): name, whether a
+ *       benchmark runs and which, model storage figures;</li>
  *   <li>{@code GET /api/logs/<command_id>} (agent token): SSE {@code event: log} with the buffered
  *       lines first, then live ones, ending when the command's test ends;</li>
  *   <li>{@code POST /api/tests/<test_id>/cancel} (agent token): stops the benchmark through the engine.</li>
@@ -80,9 +85,18 @@ public final class LogServerVerticle extends VerticleBase {
     router.route("/api/*").handler(ctx -> json(ctx, 404, error("No such endpoint")));
     return consumers.compose(v -> vertx.executeBlocking(this::options)).compose(options -> {
       http = vertx.createHttpServer(options).requestHandler(router);
-      return http.listen(config.port(), "0.0.0.0");
-    }).onSuccess(server ->
-        LOG.info("Agent API listening on {}://0.0.0.0:{}", tls() ? "https" : "http", server.actualPort()));
+      return http.listen(config.port(), config.bind());
+    }).onSuccess(server -> {
+      LOG.info("Agent API listening on {}://{}:{}", tls() ? "https" : "http", config.bind(), server.actualPort());
+      if (!loopback(config.bind()) && !config.bind().equalsIgnoreCase("localhost")) {
+        if (config.token().isEmpty()) {
+          LOG.warn("Agent API reachable from other hosts and this agent has no token: they may read logs and cancel"
+              + " tests (status is served to local callers only)");
+        } else {
+          LOG.info("Agent API reachable from other hosts: logs, cancel and status need the agent's token there");
+        }
+      }
+    });
   }
 
   @Override
@@ -150,6 +164,9 @@ public final class LogServerVerticle extends VerticleBase {
   // --- routes ---
 
   private void status(RoutingContext ctx) {
+    if (!mayReadStatus(ctx)) {
+      return;
+    }
     engineState().onComplete(state -> {
       JsonObject engine = state.succeeded() ? state.result() : new JsonObject();
       Path dir = StorageFigures.dir(config, settings);
@@ -242,6 +259,36 @@ public final class LogServerVerticle extends VerticleBase {
   private io.vertx.core.Future<JsonObject> engineState() {
     return vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_STATE, new JsonObject(),
         new DeliveryOptions().setSendTimeout(ENGINE_TIMEOUT_MS)).map(m -> m.body() == null ? new JsonObject() : m.body());
+  }
+
+  /**
+   * Status names the agent and its current test, so only this host may read it freely; another
+   * host needs the token, and an agent without one serves it to none.
+   */
+  private boolean mayReadStatus(RoutingContext ctx) {
+    SocketAddress caller = ctx.request().connection().remoteAddress();
+    if (caller != null && loopback(caller.hostAddress())) {
+      return true;
+    }
+    if (config.token().isEmpty()) {
+      json(ctx, 403, error("Status is served only to local callers: this agent has no token"));
+      return false;
+    }
+    return authorized(ctx);
+  }
+
+  /** Whether {@code address} is an IP literal in 127.0.0.0/8 or ::1 (IPv4-mapped too); no name is looked up. */
+  static boolean loopback(String address) {
+    byte[] bytes = address == null ? null : NetUtil.createByteArrayFromIpAddressString(address);
+    if (bytes == null) {
+      return false;
+    }
+    try {
+      // a 16-byte IPv4-mapped address comes back as the IPv4 address
+      return InetAddress.getByAddress(bytes).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   /**

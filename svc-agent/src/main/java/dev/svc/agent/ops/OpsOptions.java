@@ -34,13 +34,13 @@ public final class OpsOptions {
         throw new IllegalArgumentException(
             "No agent configuration at " + configFile + ": run svc-agent init first, or give --server");
       }
-      return new AgentConfig(server, "", "svc-agent", AgentConfig.DEFAULT_PORT, null, null, null, null, null, null, null);
+      return new AgentConfig(server, "", "svc-agent", AgentConfig.DEFAULT_PORT, null, null, null, null, null, null, null, null);
     }
     AgentConfig c = AgentConfig.load(configFile);
     if (server == null) {
       return c;
     }
-    return new AgentConfig(server, c.token(), c.name(), c.port(), c.modelStorageDir(), c.shareSource(), c.shareMount(),
+    return new AgentConfig(server, c.token(), c.name(), c.port(), c.bind(), c.modelStorageDir(), c.shareSource(), c.shareMount(),
         c.caFingerprint(), c.tls(), c.nvidiaSmi(), c.mount());
   }
 }

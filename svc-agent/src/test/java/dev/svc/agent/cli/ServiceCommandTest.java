@@ -27,7 +27,7 @@ class ServiceCommandTest {
   void configure() {
     home = temp.resolve("agent home");
     units = temp.resolve("units");
-    new AgentConfig("https://127.0.0.1:8443", "", "GPU Node_7", 8091, null, null, null, null, null, null, null)
+    new AgentConfig("https://127.0.0.1:8443", "", "GPU Node_7", 8091, null, null, null, null, null, null, null, null)
         .write(home.resolve("agent.yaml"));
     appHome = System.getProperty("svc.app.home");
   }

@@ -23,7 +23,7 @@ class StartCommandTest {
 
   @Test
   void aLiveAgentInThePidFileIsNotStartedTwice() throws Exception {
-    new AgentConfig("https://127.0.0.1:8443", "", "twice", StatusCommandTest.freePort(), null, null, null, null, null,
+    new AgentConfig("https://127.0.0.1:8443", "", "twice", StatusCommandTest.freePort(), null, null, null, null, null, null,
         null, null).write(home.resolve("agent.yaml"));
     try (AgentLikeProcess agent = AgentLikeProcess.start()) {
       Files.writeString(home.resolve("agent.pid"), agent.pid() + "\n");

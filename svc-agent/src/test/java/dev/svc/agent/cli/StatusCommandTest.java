@@ -3,9 +3,14 @@ package dev.svc.agent.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.agent.config.AgentConfig;
+import dev.svc.agent.config.AgentHome;
+import dev.svc.agent.logs.HostAddress;
+import dev.svc.agent.logs.LogServerVerticle;
+import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,13 +38,33 @@ class StatusCommandTest {
   @Test
   void anAgentThatIsNotRunningExitsThreeAndTheTokenShowsOnlyItsPrefix() throws IOException {
     int port = freePort();
-    new AgentConfig("https://127.0.0.1:8443", TOKEN, "status-agent", port, "~/models", "nfs:/models", "/mnt/models",
+    new AgentConfig("https://127.0.0.1:8443", TOKEN, "status-agent", port, null, "~/models", "nfs:/models", "/mnt/models",
         null, null, null, null).write(home.resolve("agent.yaml"));
     Cli status = Cli.run("status", "--home", home.toString());
     assertThat(status.code()).isEqualTo(StatusCommand.NOT_RUNNING);
     assertThat(status.out()).contains("Server:", "https://127.0.0.1:8443").contains("status-agent")
         .contains("Port:", Integer.toString(port)).contains("nfs:/models on /mnt/models").contains("01234567…")
         .contains("Agent:", "not running").doesNotContain(TOKEN).doesNotContain("012345678");
+  }
+
+  @Test
+  void statusReachesAnAgentBoundToOneAddressThereWithItsToken() throws Exception {
+    // a non-loopback address makes the agent ask for the token; 127.0.0.2 still shows the address is used
+    String address = HostAddress.nonLoopbackIpv4().orElse("127.0.0.2");
+    AgentConfig config = new AgentConfig("https://127.0.0.1:8443", TOKEN, "bound-agent", freePort(), address, null, null,
+        null, null, new AgentConfig.Tls("unused", "unused", "unused"), null, null);
+    config.write(home.resolve("agent.yaml"));
+    Vertx vertx = Vertx.vertx();
+    try {
+      vertx.deployVerticle(new LogServerVerticle(new AgentHome(home), config)).toCompletionStage().toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
+      Cli status = Cli.run("status", "--home", home.toString());
+      assertThat(status.code()).as(status.err()).isZero();
+      assertThat(status.out()).contains("Agent:", "running as bound-agent").contains("Bind:", address)
+          .contains("https://" + address + ":" + config.port() + "/api/status");
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
   }
 
   @Test

@@ -93,7 +93,7 @@ class EngineCrashTest {
 
   @Test
   void anEngineKilledMidBenchmarkFailsTheTestWithItsLastLogLinesWithinTheBound() throws Exception {
-    AgentConfig config = new AgentConfig("https://127.0.0.1:1", "token", "agent-under-test", 8090, storage.toString(), "",
+    AgentConfig config = new AgentConfig("https://127.0.0.1:1", "token", "agent-under-test", 8090, null, storage.toString(), "",
         "", null, null, "nvidia-smi-absent", "mount-absent");
     await(vertx.deployVerticle(new EngineLifecycleVerticle(home, config)));
     JsonObject command = new JsonObject().put("command_id", "crash-c1").put("test_id", "t1").put("type", "run_test")

@@ -94,7 +94,7 @@ class EngineLifecycleVerticleTest {
   }
 
   private String deploy() throws Exception {
-    AgentConfig config = new AgentConfig("https://127.0.0.1:1", "token", "agent-under-test", 8090, storage.toString(), "",
+    AgentConfig config = new AgentConfig("https://127.0.0.1:1", "token", "agent-under-test", 8090, null, storage.toString(), "",
         "", null, null, "nvidia-smi-absent", "mount-absent");
     ShareMounter standIn = (source, mountPoint, log) -> {
       mounts.add(source + " " + mountPoint);

@@ -24,7 +24,7 @@ class HardwareProbeTest {
   Path dir;
 
   private AgentConfig config(String nvidiaSmi) {
-    return new AgentConfig("https://127.0.0.1:1", "t", "probe-agent", 8095, dir.resolve("models").toString(), null,
+    return new AgentConfig("https://127.0.0.1:1", "t", "probe-agent", 8095, null, dir.resolve("models").toString(), null,
         null, null, null, nvidiaSmi, null);
   }
 

@@ -46,7 +46,7 @@ class LogServerVerticleTest {
     vertx = Vertx.vertx();
     Files.createDirectories(dir.resolve("models/tiny"));
     Files.write(dir.resolve("models/tiny/model.gguf"), new byte[4096]);
-    AgentConfig config = new AgentConfig("https://127.0.0.1:1", TOKEN, "local-agent", 0, dir.resolve("models").toString(),
+    AgentConfig config = new AgentConfig("https://127.0.0.1:1", TOKEN, "local-agent", 0, null, dir.resolve("models").toString(),
         null, null, null, new AgentConfig.Tls("unused", "unused", "unused"), null, null);
     home = new AgentHome(dir.resolve("home"));
     server = new LogServerVerticle(home, config);
@@ -85,7 +85,7 @@ class LogServerVerticleTest {
   }
 
   @Test
-  void statusNeedsNoTokenAndCountsTheModels() throws Exception {
+  void statusNeedsNoTokenFromLoopbackAndCountsTheModels() throws Exception {
     Reply reply = await(call(HttpMethod.GET, "/api/status", null));
     assertThat(reply.status()).isEqualTo(200);
     JsonObject status = reply.json();

@@ -47,7 +47,7 @@ class VerifiedDownloadTest {
       }
     }).listen(0, "127.0.0.1").await();
     connection = ServerConnection.open(vertx, new AgentConfig("http://127.0.0.1:" + http.actualPort(), "", "t", 8090,
-        null, null, null, null, null, null, null), false);
+        null, null, null, null, null, null, null, null), false);
   }
 
   @AfterEach
