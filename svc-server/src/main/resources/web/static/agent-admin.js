@@ -89,14 +89,15 @@
     return /^[A-Za-z0-9_.,:@%+=\/-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\\''") + "'";
   }
 
-  // The three commands that enrol the host: init (this server, the token, the pinned CA), preflight, start.
+  // The commands that enrol the host: the token read from the terminal into SVC_AGENT_TOKEN (so it stays out of
+  // the shell history and of the process list), init (this server, the agent's name, the pinned CA), preflight, start.
   function enrolCommands(origin, agent, fingerprint) {
-    var init = ['svc-agent init', '--server', shellWord(origin), '--token', shellWord(agent.token),
-      '--name', shellWord(agent.name)];
+    var init = ['svc-agent init', '--server', shellWord(origin), '--name', shellWord(agent.name)];
     if (fingerprint) {
       init.push('--ca-fingerprint', shellWord(fingerprint));
     }
-    return [init.join(' '), 'svc-agent preflight', 'svc-agent start'].join('\n');
+    return ["read -rsp 'Agent token: ' SVC_AGENT_TOKEN && echo && export SVC_AGENT_TOKEN", init.join(' '),
+      'svc-agent preflight', 'svc-agent start'].join('\n');
   }
 
   // The new agent's row in the table (the live stream updates the status of rows already there).

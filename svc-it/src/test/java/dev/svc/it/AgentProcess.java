@@ -38,7 +38,9 @@ public final class AgentProcess implements AutoCloseable {
       Path dir = Files.createTempDirectory("svc-it-agent-");
       ServerProcess.Provisioned provisioned = server.provision(name);
       AgentProcess agent = new AgentProcess(server, dir, provisioned, LoopbackPort.free());
-      Processes.Run init = agent.cli("init", "--server", server.url().toString(), "--token", provisioned.token(),
+      // as an operator should: the token in a file, never on the command line
+      Path tokenFile = Files.writeString(dir.resolve("agent-token"), provisioned.token() + "\n");
+      Processes.Run init = agent.cli("init", "--server", server.url().toString(), "--token-file", tokenFile.toString(),
           "--name", name, "--port", String.valueOf(agent.port), "--ca-fingerprint", server.caFingerprint());
       if (init.exit() != 0) {
         throw new AssertionError("svc-agent init failed: " + init);

@@ -97,10 +97,13 @@ class DashboardFlowBrowserTest {
     assertThat(browser.find("#enrol-token").getAttribute("readonly")).isNotNull();
     String fingerprint = Fingerprint.sha256(Pem.readCertificate(server.home().certs().resolve("ca.pem")));
     List<String> commands = List.of(browser.text("#enrol-commands").split("\n"));
-    assertThat(commands).hasSize(3);
-    assertThat(commands.get(0)).startsWith("svc-agent init --server " + browser.origin() + " ")
-        .contains("--token " + token, "--name gpu-host-1", "--ca-fingerprint " + fingerprint);
-    assertThat(commands.subList(1, 3)).containsExactly("svc-agent preflight", "svc-agent start");
+    assertThat(commands).hasSize(4);
+    // the token is read from the terminal, never put on a command line (shell history, ps)
+    assertThat(commands.get(0)).isEqualTo("read -rsp 'Agent token: ' SVC_AGENT_TOKEN && echo && export SVC_AGENT_TOKEN");
+    assertThat(commands.get(1)).startsWith("svc-agent init --server " + browser.origin() + " ")
+        .contains("--name gpu-host-1", "--ca-fingerprint " + fingerprint).doesNotContain("--token");
+    assertThat(String.join("\n", commands)).doesNotContain(token);
+    assertThat(commands.subList(2, 4)).containsExactly("svc-agent preflight", "svc-agent start");
     assertThat(browser.text("#enrol-agent-card")).contains("shown only this once");
 
     // the agent is in the API and, without a reload, in the table as provisioned
