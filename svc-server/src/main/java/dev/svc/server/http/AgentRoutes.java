@@ -424,19 +424,23 @@ final class AgentRoutes {
   private Future<?> delete(RoutingContext ctx) {
     api.guard().global(ctx);
     String id = ctx.pathParam("id");
-    return requireAgent(id).compose(agent -> api.events().write(conn -> api.agents().delete(conn, id).compose(deleted -> {
-      if (!deleted) {
-        return Future.succeededFuture(Written.of(false));
-      }
-      // deleting revokes the agent's credentials: its token stays bound to the deleted row, its certificates are listed
-      return api.agents().revokeCertificates(conn, id, agent.getString("name"))
-          .compose(v -> api.transitions().failAllHeldBy(conn, id, TestTransitions.AGENT_DELETED)).map(failed -> {
-        List<Event> out = new java.util.ArrayList<>(failed);
-        out.add(new Event(id, EventType.AGENT_STATUS, new JsonObject().put("agent_id", id)
-            .put("name", agent.getString("name")).put("status", "deleted")));
-        return Written.of(true, out);
-      });
-    }))).compose(deleted -> deleted ? api.agents().refresh(id).map(true) : Future.succeededFuture(false)).map(deleted -> {
+    return requireAgent(id).compose(agent -> {
+      String name = agent.getString("name");
+      return api.events().write(conn -> api.agents().delete(conn, id).compose(deleted -> {
+        if (!deleted) {
+          return Future.succeededFuture(Written.of(false));
+        }
+        // deleting revokes the agent's credentials: its token stays bound to the deleted row, its certificates are listed
+        return api.agents().revokeCertificates(conn, id, name)
+            .compose(v -> api.transitions().failAllHeldBy(conn, id, TestTransitions.AGENT_DELETED)).map(failed -> {
+              List<Event> out = new java.util.ArrayList<>(failed);
+              out.add(new Event(id, EventType.AGENT_STATUS, new JsonObject().put("agent_id", id)
+                  .put("name", name).put("status", "deleted")));
+              return Written.of(true, out);
+            });
+      })).compose(deleted -> !deleted ? Future.succeededFuture(false)
+          : api.agents().refresh(id).compose(v -> api.agents().refreshRevoked(id, name)).map(true));
+    }).map(deleted -> {
       if (!deleted) {
         throw ApiError.notFound("Agent '" + id + "' not found");
       }

@@ -68,6 +68,11 @@ public final class AgentStore {
     return fleet;
   }
 
+  /** Reads an agent's revoked certificates into the {@link LiveFleet}, after {@link #revokeCertificates} committed. */
+  public Future<Void> refreshRevoked(String id, String name) {
+    return fleet.refreshRevoked(pool, id, name);
+  }
+
   /** Reads an agent into the {@link LiveFleet} again, after a write in a caller's transaction committed. */
   public Future<Void> refresh(String id) {
     return fleet.refresh(pool, id);
@@ -113,7 +118,10 @@ public final class AgentStore {
     });
   }
 
-  /** Revokes every certificate the server issued to an agent (or to its name before it had a row). */
+  /**
+   * Revokes every certificate the server issued to an agent (or to its name before it had a row),
+   * in the caller's transaction; {@link #refreshRevoked} tells the {@link LiveFleet} once committed.
+   */
   public Future<Void> revokeCertificates(SqlClient client, String agentId, String agentName) {
     return Sql.update(client, REVOKE_CERTIFICATES, Tuple.of(Timestamps.now(), agentId, agentName)).mapEmpty();
   }
@@ -167,7 +175,8 @@ public final class AgentStore {
   /** Binds a new token to an agent; the old token, and every certificate issued to the agent, are revoked. */
   public Future<Void> bindToken(String id, String name, String hash, String prefix) {
     return pool.withTransaction(conn -> Sql.update(conn, BIND_TOKEN, Tuple.of(hash, prefix, id))
-        .compose(n -> revokeCertificates(conn, id, name))).compose(v -> refresh(id));
+        .compose(n -> revokeCertificates(conn, id, name))).compose(v -> refresh(id))
+        .compose(v -> fleet.refreshRevoked(pool, id, name));
   }
 
   /**

@@ -90,16 +90,17 @@ public final class LiveFleet {
     });
   }
 
-  /**
-   * Reads one agent's row, and its revoked certificates, again after a write to it committed
-   * (registration, rename, token, status, deletion).
-   */
+  /** Reads one agent's row again after a write to it committed (registration, rename, token, status, deletion). */
   public Future<Void> refresh(Pool pool, String id) {
-    return Sql.row(pool, ONE_AGENT, Tuple.of(id)).compose(row -> {
+    return Sql.row(pool, ONE_AGENT, Tuple.of(id)).map(row -> {
       row.ifPresent(this::put);
-      return row.isEmpty() ? Future.succeededFuture(List.<JsonObject>of())
-          : Sql.rows(pool, REVOKED_OF_AGENT, Tuple.of(id, row.get().getString("name")));
-    }).map(rows -> {
+      return null;
+    });
+  }
+
+  /** Reads an agent's revoked certificates after its deletion or a token rotation committed. */
+  public Future<Void> refreshRevoked(Pool pool, String id, String name) {
+    return Sql.rows(pool, REVOKED_OF_AGENT, Tuple.of(id, name)).map(rows -> {
       rows.forEach(r -> revokedCertificates.add(r.getString("fingerprint")));
       return null;
     });
