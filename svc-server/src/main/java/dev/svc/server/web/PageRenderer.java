@@ -24,7 +24,11 @@ final class PageRenderer {
 
   PageRenderer(Vertx vertx, boolean debug) {
     // Pebble's own cache keeps parsed parents (base.peb) too; without it every render re-reads them
-    PebbleEngine pebble = new PebbleEngine.Builder().loader(new PebbleVertxLoader(vertx)).cacheActive(!debug).build();
+    // the templates are UTF-8 whatever the locale: the loader would read them in the platform's charset,
+    // which is ASCII for a service started without LANG (systemd's default)
+    PebbleVertxLoader loader = new PebbleVertxLoader(vertx);
+    loader.setCharset("UTF-8");
+    PebbleEngine pebble = new PebbleEngine.Builder().loader(loader).cacheActive(!debug).build();
     this.engine = PebbleTemplateEngine.create(vertx, "peb", pebble);
     this.debug = debug;
   }
