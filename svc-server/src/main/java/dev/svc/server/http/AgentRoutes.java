@@ -38,21 +38,23 @@ final class AgentRoutes {
   }
 
   void mount(Router router, BodyHandler body, BodyHandler largeBody) {
-    Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenState);
-    router.post("/api/v1/agents/register").handler(body).handler(precheck).handler(Handlers.async(this::register));
-    router.post("/api/v1/agents/certificate").handler(body).handler(precheck).handler(Handlers.async(this::certificate));
-    router.post("/api/v1/agents/test").handler(body).handler(Handlers.async(this::createTestAgent));
-    router.post("/api/v1/agents").handler(body).handler(Handlers.async(this::provision));
+    // credentials before the body: a caller without them is refused before the server reads its body
+    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
+    Handler<RoutingContext> precheck = BeforeBody.of(api.guard().agentPrecheck(api.agents()::tokenState));
+    router.post("/api/v1/agents/register").handler(precheck).handler(body).handler(Handlers.async(this::register));
+    router.post("/api/v1/agents/certificate").handler(precheck).handler(body).handler(Handlers.async(this::certificate));
+    router.post("/api/v1/agents/test").handler(global).handler(body).handler(Handlers.async(this::createTestAgent));
+    router.post("/api/v1/agents").handler(global).handler(body).handler(Handlers.async(this::provision));
     router.get("/api/v1/agents").handler(Handlers.async(this::list));
     router.get("/api/v1/agents/:id").handler(Handlers.async(this::get));
-    router.patch("/api/v1/agents/:id").handler(body).handler(Handlers.async(this::patch));
+    router.patch("/api/v1/agents/:id").handler(global).handler(body).handler(Handlers.async(this::patch));
     router.delete("/api/v1/agents/:id").handler(Handlers.async(this::delete));
-    router.post("/api/v1/agents/:id/heartbeat").handler(body).handler(precheck).handler(Handlers.async(this::heartbeat));
-    router.post("/api/v1/agents/:id/rotate-token").handler(body).handler(Handlers.async(this::rotateToken));
+    router.post("/api/v1/agents/:id/heartbeat").handler(precheck).handler(body).handler(Handlers.async(this::heartbeat));
+    router.post("/api/v1/agents/:id/rotate-token").handler(global).handler(body).handler(Handlers.async(this::rotateToken));
     router.get("/api/v1/agents/:id/settings").handler(Handlers.async(this::getSettings));
-    router.put("/api/v1/agents/:id/settings").handler(body).handler(Handlers.async(this::putSettings));
-    router.post("/api/v1/agents/:id/cleanup").handler(body).handler(Handlers.async(this::cleanup));
-    router.post("/api/v1/agents/:id/results").handler(largeBody).handler(precheck)
+    router.put("/api/v1/agents/:id/settings").handler(global).handler(body).handler(Handlers.async(this::putSettings));
+    router.post("/api/v1/agents/:id/cleanup").handler(global).handler(body).handler(Handlers.async(this::cleanup));
+    router.post("/api/v1/agents/:id/results").handler(precheck).handler(largeBody)
         .handler(Handlers.async(this::submitResult));
   }
 
