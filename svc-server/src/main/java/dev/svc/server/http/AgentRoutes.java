@@ -12,7 +12,7 @@ import dev.svc.server.events.EventLog.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.LiveFleet;
 import dev.svc.server.store.Sql;
-import dev.svc.server.tests.TestTransitions;
+import dev.svc.server.quicktests.TestTransitions;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.json.DecodeException;
