@@ -63,7 +63,7 @@ final class CampaignRoutes {
     Body body = Body.of(ctx);
     String name = TextFields.line("name", body.requireString("name"), 255);
     String description = TextFields.text("description", body.optString("description", ""), 10_000);
-    String agentId = AgentRoutes.limit("agent_id", body.requireString("agent_id"), 64);
+    String agentId = TextFields.limit("agent_id", body.requireString("agent_id"), 64);
     JsonObject rawConfig = body.optObject("config");
     if (rawConfig == null) {
       throw ApiError.badRequest("Field 'config' is required");

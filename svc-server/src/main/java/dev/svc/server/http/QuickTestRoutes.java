@@ -75,7 +75,7 @@ final class QuickTestRoutes {
   private Future<?> submit(RoutingContext ctx) {
     api.guard().global(ctx);
     Body body = Body.of(ctx);
-    String agentId = AgentRoutes.limit("agent_id", body.requireString("agent_id"), 64);
+    String agentId = TextFields.limit("agent_id", body.requireString("agent_id"), 64);
     String modelPath = checkPath("model_path", body.optString("model_path", null), true);
     String engineName = body.requireString("engine_name");
     String benchmark = Benchmarks.canonical(body.optString("benchmark_name", "throughput"))
@@ -235,7 +235,7 @@ final class QuickTestRoutes {
     QuickTestStatus target = QuickTestStatus.parse(requested)
         .filter(s -> s == QuickTestStatus.RUNNING || s.isTerminal())
         .orElseThrow(() -> ApiError.badRequest("Field 'status' must be running, completed or failed"));
-    String error = AgentRoutes.limit("error", body.optString("error", null), 100_000);
+    String error = TextFields.limit("error", body.optString("error", null), 100_000);
     return requireOwnedTest(ctx).compose(test -> {
       QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
       if (current == target) {
