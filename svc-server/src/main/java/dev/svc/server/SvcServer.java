@@ -27,7 +27,7 @@ import dev.svc.server.dispatch.HeartbeatDispatcher;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.events.EventLogVerticle;
 import dev.svc.server.simulator.TestAgentSimulator;
-import dev.svc.server.tests.TestTransitions;
+import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.server.results.ResultRecorder;
 import dev.svc.server.store.EventStore;
 import dev.svc.server.store.LiveFleet;

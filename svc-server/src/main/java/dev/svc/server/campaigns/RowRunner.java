@@ -1,7 +1,7 @@
 package dev.svc.server.campaigns;
 
 import dev.svc.server.store.Flags;
-import dev.svc.server.tests.TestTransitions;
+import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;

@@ -16,7 +16,7 @@ import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CommandStore;
 import dev.svc.server.store.LiveFleet;
 import dev.svc.server.store.QuickTestStore;
-import dev.svc.server.tests.TestTransitions;
+import dev.svc.server.quicktests.TestTransitions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;

@@ -4,7 +4,7 @@ import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.server.Timings;
 import dev.svc.server.results.ResultRecorder;
-import dev.svc.server.tests.TestTransitions;
+import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.server.settings.GlobalSettings;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CampaignStore;

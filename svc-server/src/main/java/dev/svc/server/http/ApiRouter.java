@@ -32,7 +32,8 @@ public final class ApiRouter {
       ctx.next();
     });
     new SystemRoutes(api).mount(router, body);
-    new AgentRoutes(api).mount(router, body, largeBody);
+    new AgentProtocolRoutes(api).mount(router, body, largeBody);
+    new AgentAdminRoutes(api).mount(router, body);
     new QuickTestRoutes(api).mount(router, body);
     new CampaignRoutes(api).mount(router, body);
     new ResultRoutes(api).mount(router, body);

@@ -15,6 +15,7 @@ import dev.svc.engines.Verdict;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.Handler;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -31,12 +32,14 @@ final class CampaignRoutes {
   }
 
   void mount(Router router, BodyHandler body) {
+    // credentials before the body: a caller without them is refused before the server reads its body
+    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
     router.get("/api/v1/campaigns").handler(Handlers.async(this::list));
-    router.post("/api/v1/campaigns").handler(body).handler(Handlers.async(this::create));
+    router.post("/api/v1/campaigns").handler(global).handler(body).handler(Handlers.async(this::create));
     router.get("/api/v1/campaigns/:id").handler(Handlers.async(this::get));
     router.delete("/api/v1/campaigns/:id").handler(Handlers.async(this::delete));
-    router.post("/api/v1/campaigns/:id/launch").handler(body).handler(Handlers.async(this::launch));
-    router.post("/api/v1/campaigns/:id/cancel").handler(body).handler(Handlers.async(this::cancel));
+    router.post("/api/v1/campaigns/:id/launch").handler(global).handler(body).handler(Handlers.async(this::launch));
+    router.post("/api/v1/campaigns/:id/cancel").handler(global).handler(body).handler(Handlers.async(this::cancel));
     router.get("/api/v1/campaigns/:id/logs").handler(Handlers.async(this::logs));
   }
 
@@ -60,7 +63,7 @@ final class CampaignRoutes {
     Body body = Body.of(ctx);
     String name = TextFields.line("name", body.requireString("name"), 255);
     String description = TextFields.text("description", body.optString("description", ""), 10_000);
-    String agentId = AgentRoutes.limit("agent_id", body.requireString("agent_id"), 64);
+    String agentId = TextFields.limit("agent_id", body.requireString("agent_id"), 64);
     JsonObject rawConfig = body.optObject("config");
     if (rawConfig == null) {
       throw ApiError.badRequest("Field 'config' is required");

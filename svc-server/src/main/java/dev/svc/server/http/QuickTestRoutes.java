@@ -35,16 +35,18 @@ final class QuickTestRoutes {
   }
 
   void mount(Router router, BodyHandler body) {
-    router.post("/api/v1/quicktest").handler(body).handler(Handlers.async(this::submit));
+    // credentials before the body: a caller without them is refused before the server reads its body
+    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
+    router.post("/api/v1/quicktest").handler(global).handler(body).handler(Handlers.async(this::submit));
     router.get("/api/v1/quicktest").handler(Handlers.async(this::list));
     router.get("/api/v1/quicktest/agent-capabilities").handler(Handlers.async(this::capabilities));
     router.get("/api/v1/quicktest/engine-formats").handler(Handlers.async(this::engineFormats));
     router.get("/api/v1/quicktest/:id").handler(Handlers.async(this::get));
     router.get("/api/v1/quicktest/:id/logs").handler(Handlers.async(this::logs));
-    Handler<RoutingContext> precheck = api.guard().agentPrecheck(api.agents()::tokenState);
-    router.post("/api/v1/quicktest/:id/logs").handler(body).handler(precheck).handler(Handlers.async(this::postLogs));
-    router.post("/api/v1/quicktest/:id/status").handler(body).handler(precheck).handler(Handlers.async(this::postStatus));
-    router.post("/api/v1/quicktest/:id/cancel").handler(body).handler(precheck).handler(Handlers.async(this::cancel));
+    Handler<RoutingContext> precheck = BeforeBody.of(api.guard().agentPrecheck(api.agents()::tokenState));
+    router.post("/api/v1/quicktest/:id/logs").handler(precheck).handler(body).handler(Handlers.async(this::postLogs));
+    router.post("/api/v1/quicktest/:id/status").handler(precheck).handler(body).handler(Handlers.async(this::postStatus));
+    router.post("/api/v1/quicktest/:id/cancel").handler(precheck).handler(body).handler(Handlers.async(this::cancel));
   }
 
   /** Rejects path-traversal and control characters in a path given by a client. */
@@ -73,7 +75,7 @@ final class QuickTestRoutes {
   private Future<?> submit(RoutingContext ctx) {
     api.guard().global(ctx);
     Body body = Body.of(ctx);
-    String agentId = AgentRoutes.limit("agent_id", body.requireString("agent_id"), 64);
+    String agentId = TextFields.limit("agent_id", body.requireString("agent_id"), 64);
     String modelPath = checkPath("model_path", body.optString("model_path", null), true);
     String engineName = body.requireString("engine_name");
     String benchmark = Benchmarks.canonical(body.optString("benchmark_name", "throughput"))
@@ -233,7 +235,7 @@ final class QuickTestRoutes {
     QuickTestStatus target = QuickTestStatus.parse(requested)
         .filter(s -> s == QuickTestStatus.RUNNING || s.isTerminal())
         .orElseThrow(() -> ApiError.badRequest("Field 'status' must be running, completed or failed"));
-    String error = AgentRoutes.limit("error", body.optString("error", null), 100_000);
+    String error = TextFields.limit("error", body.optString("error", null), 100_000);
     return requireOwnedTest(ctx).compose(test -> {
       QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
       if (current == target) {

@@ -2,7 +2,7 @@ package dev.svc.server.http;
 
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.server.store.QuickTestStore.EndedBy;
-import dev.svc.server.tests.TestTransitions;
+import dev.svc.server.quicktests.TestTransitions;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 

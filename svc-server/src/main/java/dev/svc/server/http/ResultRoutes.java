@@ -6,6 +6,7 @@ import dev.svc.server.store.StoredJson;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.Handler;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -31,8 +32,10 @@ final class ResultRoutes {
   }
 
   void mount(Router router, BodyHandler body) {
+    // credentials before the body: a caller without them is refused before the server reads its body
+    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
     router.get("/api/v1/results").handler(Handlers.async(this::list));
-    router.post("/api/v1/results/compare").handler(body).handler(Handlers.async(this::compare));
+    router.post("/api/v1/results/compare").handler(global).handler(body).handler(Handlers.async(this::compare));
     router.get("/api/v1/results/:id").handler(Handlers.async(this::get));
     router.delete("/api/v1/results/:id").handler(Handlers.async(this::delete));
   }

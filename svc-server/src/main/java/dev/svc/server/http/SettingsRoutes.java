@@ -5,6 +5,7 @@ import dev.svc.server.settings.GlobalSettings;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.Handler;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -25,8 +26,10 @@ final class SettingsRoutes {
   }
 
   void mount(Router router, BodyHandler body) {
+    // credentials before the body: a caller without them is refused before the server reads its body
+    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
     router.get("/api/v1/settings").handler(Handlers.async(this::get));
-    router.put("/api/v1/settings").handler(body).handler(Handlers.async(this::put));
+    router.put("/api/v1/settings").handler(global).handler(body).handler(Handlers.async(this::put));
     router.get("/api/v1/models").handler(Handlers.async(this::models));
   }
 

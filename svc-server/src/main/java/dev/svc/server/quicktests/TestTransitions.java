@@ -1,4 +1,4 @@
-package dev.svc.server.tests;
+package dev.svc.server.quicktests;
 
 import dev.svc.core.Ids;
 import dev.svc.core.domain.QuickTestStatus;

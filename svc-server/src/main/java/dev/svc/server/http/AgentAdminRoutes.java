@@ -1,0 +1,253 @@
+package dev.svc.server.http;
+
+import dev.svc.server.store.Flags;
+import dev.svc.core.CpuArch;
+import dev.svc.core.Ids;
+import dev.svc.core.domain.AgentSettings;
+import dev.svc.core.domain.AgentStatus;
+import dev.svc.core.events.EventType;
+import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.events.EventLog.Written;
+import dev.svc.server.store.Sql;
+import dev.svc.server.quicktests.TestTransitions;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+
+/**
+ * The operators' routes of agents: the list and the agent resource, provisioning (the server
+ * issues the token), rotation, deletion (which revokes the agent's credentials), test agents,
+ * settings and cleanup. All need the global token or a logged-in session.
+ */
+final class AgentAdminRoutes {
+
+  private final ApiContext api;
+
+  AgentAdminRoutes(ApiContext api) {
+    this.api = api;
+  }
+
+  void mount(Router router, BodyHandler body) {
+    // credentials before the body: a caller without them is refused before the server reads its body
+    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
+    router.post("/api/v1/agents/test").handler(global).handler(body).handler(Handlers.async(this::createTestAgent));
+    router.post("/api/v1/agents").handler(global).handler(body).handler(Handlers.async(this::provision));
+    router.get("/api/v1/agents").handler(Handlers.async(this::list));
+    router.get("/api/v1/agents/:id").handler(Handlers.async(this::get));
+    router.patch("/api/v1/agents/:id").handler(global).handler(body).handler(Handlers.async(this::patch));
+    router.delete("/api/v1/agents/:id").handler(Handlers.async(this::delete));
+    router.post("/api/v1/agents/:id/rotate-token").handler(global).handler(body).handler(Handlers.async(this::rotateToken));
+    router.get("/api/v1/agents/:id/settings").handler(Handlers.async(this::getSettings));
+    router.put("/api/v1/agents/:id/settings").handler(global).handler(body).handler(Handlers.async(this::putSettings));
+    router.post("/api/v1/agents/:id/cleanup").handler(global).handler(body).handler(Handlers.async(this::cleanup));
+  }
+
+  // --- the agent resource ---
+
+  private Future<?> list(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return api.agents().all().compose(rows -> {
+      List<Future<JsonObject>> views = rows.stream()
+          .map(row -> api.agents().settings(row.getString("id")).map(s -> Views.agent(row, s))).toList();
+      return Future.all(views).map(all -> {
+        JsonArray out = new JsonArray();
+        views.forEach(f -> out.add(f.result()));
+        Replies.json(ctx, 200, out);
+        return null;
+      });
+    });
+  }
+
+  /** 409 when the unique index on live agents' names refused the write. */
+  private static <T> Future<T> uniqueName(String name, Future<T> write) {
+    return write.recover(err -> Future.failedFuture(Sql.isUniqueViolation(err)
+        ? ApiError.conflict("An agent named '" + name + "' already exists") : err));
+  }
+
+  private Future<JsonObject> requireAgent(String id) {
+    return api.agents().byId(id).map(found -> found.orElseThrow(() -> ApiError.notFound("Agent '" + id + "' not found")));
+  }
+
+  private Future<?> get(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return requireAgent(ctx.pathParam("id")).compose(agent -> api.agents().settings(agent.getString("id"))
+        .map(settings -> {
+          Replies.ok(ctx, Views.agent(agent, settings));
+          return null;
+        }));
+  }
+
+  private Future<?> patch(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Body body = Body.of(ctx);
+    for (String key : body.json().fieldNames()) {
+      if (!List.of("name", "notes", "tags").contains(key)) {
+        throw ApiError.badRequest("Unknown field '" + key + "'; an agent's name, notes and tags can be changed");
+      }
+    }
+    String newName = body.has("name") ? TextFields.line("name", body.requireString("name"), 255) : null;
+    String notes = TextFields.text("notes", body.optString("notes", null), 10_000);
+    List<String> tags = TextFields.lines("tags", body.optStringList("tags"), 64);
+    String id = ctx.pathParam("id");
+    return requireAgent(id).compose(agent -> {
+      String name = newName == null ? agent.getString("name") : newName;
+      Future<Void> notAnId = newName == null || newName.equals(agent.getString("name")) ? Future.succeededFuture()
+          : AgentNames.requireNameIsNoAgentId(api.agents(), newName);
+      return notAnId.compose(v -> uniqueName(newName, api.agents().patch(id, name,
+          body.has("notes") ? notes : agent.getString("notes"),
+          tags != null ? new JsonArray(List.copyOf(tags)).encode() : agent.getString("tags"))));
+    }).compose(v -> requireAgent(id)).compose(agent -> api.agents().settings(id).map(s -> {
+      Replies.ok(ctx, Views.agent(agent, s));
+      return null;
+    }));
+  }
+
+  private Future<?> delete(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String id = ctx.pathParam("id");
+    return requireAgent(id).compose(agent -> {
+      String name = agent.getString("name");
+      return api.events().write(conn -> api.agents().delete(conn, id).compose(deleted -> {
+        if (!deleted) {
+          return Future.succeededFuture(Written.of(false));
+        }
+        // deleting revokes the agent's credentials: its token stays bound to the deleted row, its certificates are listed
+        return api.agents().revokeCertificates(conn, id, name)
+            .compose(v -> api.transitions().failAllHeldBy(conn, id, TestTransitions.AGENT_DELETED)).map(failed -> {
+              List<Event> out = new java.util.ArrayList<>(failed);
+              out.add(new Event(id, EventType.AGENT_STATUS, new JsonObject().put("agent_id", id)
+                  .put("name", name).put("status", "deleted")));
+              return Written.of(true, out);
+            });
+      })).compose(deleted -> !deleted ? Future.succeededFuture(false)
+          : api.agents().refresh(id).compose(v -> api.agents().refreshRevoked(id, name)).map(true));
+    }).map(deleted -> {
+      if (!deleted) {
+        throw ApiError.notFound("Agent '" + id + "' not found");
+      }
+      Replies.ok(ctx, new JsonObject().put("deleted", true));
+      return null;
+    });
+  }
+
+  private Future<?> createTestAgent(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Body body = Body.of(ctx);
+    String name = TextFields.line("name", body.requireString("name"), 255);
+    String arch = body.optString("cpu_arch", "amd64");
+    CpuArch cpuArch = CpuArch.parse(arch)
+        .orElseThrow(() -> ApiError.badRequest("Field 'cpu_arch' must be amd64 (x86_64) or arm64 (aarch64)"));
+    JsonObject fields = new JsonObject()
+        .put("name", name)
+        .put("hostname", "test-agent-" + name)
+        .put("port", 0)
+        .put("gpu_info", TextFields.line("gpu_info", body.optString("gpu_info", "NVIDIA H100 80GB HBM3"), 1024))
+        .put("gpu_count", body.optInt("gpu_count", 1, 0, 64))
+        .put("cpu_info", TextFields.line("cpu_info", body.optString("cpu_info", "Simulated CPU"), 1024))
+        .put("cpu_arch", cpuArch.wireName())
+        .put("ram_gb", body.optInt("ram_gb", 64, 1, 65536))
+        .put("environment_type", TextFields.line("environment_type", body.optString("environment_type", "native_linux"), 64))
+        .put("agent_version", dev.svc.core.SvcVersion.version())
+        .put("status", AgentStatus.IDLE.wireName())
+        .put("is_test_agent", true);
+    String id = Ids.newId();
+    fields.put("id", id);
+    return AgentNames.requireNameIsNoAgentId(api.agents(), name)
+        .compose(v -> uniqueName(name, api.agents().insert(fields)))
+        .compose(v -> requireAgent(id)).compose(agent -> api.agents().settings(agent.getString("id")).map(s -> {
+      Replies.json(ctx, 201, Views.agent(agent, s));
+      return null;
+    }));
+  }
+
+  /**
+   * Provisions an agent before it first registers: the server issues its token (shown once), so a
+   * server with a global token can enrol agents that never see the global token.
+   */
+  private Future<?> provision(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String name = TextFields.line("name", Body.of(ctx).requireString("name"), 255);
+    String id = Ids.newId();
+    String token = Ids.newToken();
+    JsonObject fields = new JsonObject().put("id", id).put("name", name).put("hostname", name)
+        .put("port", 8090).put("status", "provisioned").put("is_test_agent", false)
+        .put("token_hash", Tokens.sha256Hex(token)).put("token_prefix", Tokens.prefix(token));
+    return AgentNames.requireNameIsNoAgentId(api.agents(), name).compose(v -> uniqueName(name, api.agents().insert(fields))).map(v -> {
+      Replies.json(ctx, 201, new JsonObject().put("agent_id", id).put("name", name).put("token", token)
+          .put("token_prefix", Tokens.prefix(token)));
+      return null;
+    });
+  }
+
+  private Future<?> rotateToken(RoutingContext ctx) {
+    api.guard().global(ctx);
+    String id = ctx.pathParam("id");
+    return requireAgent(id).compose(agent -> {
+      if (Flags.isTrue(agent.getValue("is_test_agent"))) {
+        throw ApiError.conflict("Test agents have no token");
+      }
+      String token = Ids.newToken();
+      return api.agents().bindToken(id, agent.getString("name"), Tokens.sha256Hex(token), Tokens.prefix(token)).map(v -> {
+        Replies.ok(ctx, new JsonObject().put("agent_id", id).put("token", token).put("token_prefix", Tokens.prefix(token)));
+        return null;
+      });
+    });
+  }
+
+  private Future<?> getSettings(RoutingContext ctx) {
+    api.guard().global(ctx);
+    return requireAgent(ctx.pathParam("id")).compose(agent -> api.agents().settings(agent.getString("id")))
+        .map(settings -> {
+          Replies.ok(ctx, new JsonObject(new LinkedHashMap<>(settings)));
+          return null;
+        });
+  }
+
+  private Future<?> putSettings(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Body body = Body.of(ctx);
+    Map<String, String> values = new LinkedHashMap<>();
+    for (String key : body.json().fieldNames()) {
+      AgentSettings.Validated v = AgentSettings.validate(key, body.json().getValue(key));
+      if (!v.isOk()) {
+        throw ApiError.badRequest(v.error());
+      }
+      values.put(key, v.value());
+    }
+    return requireAgent(ctx.pathParam("id"))
+        .compose(agent -> api.agents().putSettings(agent.getString("id"), values))
+        .map(settings -> {
+          Replies.ok(ctx, new JsonObject(new LinkedHashMap<>(settings)));
+          return null;
+        });
+  }
+
+  private Future<?> cleanup(RoutingContext ctx) {
+    api.guard().global(ctx);
+    Body body = Body.orEmpty(ctx);
+    String requested = body.optString("model_path", "");
+    return requireAgent(ctx.pathParam("id")).compose(agent -> {
+      if (Flags.isTrue(agent.getValue("is_test_agent"))) {
+        throw ApiError.conflict("Test agents have no storage to clean up");
+      }
+      return api.agents().settings(agent.getString("id")).compose(settings -> {
+        String modelPath = ModelStoragePaths.cleanupTarget("model_path", requested,
+            settings.get(AgentSettings.MODEL_STORAGE_DIR));
+        String commandId = Ids.newId();
+        return api.commands().enqueue(commandId, agent.getString("id"), "cleanup_storage", null,
+            new JsonObject().put("model_path", modelPath)).map(v -> {
+              Replies.json(ctx, 202, new JsonObject().put("command_id", commandId).put("queued", true));
+              return null;
+            });
+      });
+    });
+  }
+}
