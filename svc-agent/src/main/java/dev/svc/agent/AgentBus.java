@@ -28,6 +28,8 @@ package dev.svc.agent;
  *                                             them to the server in the order received, retrying
  *                                             with backoff and jitter until the server accepts
  *                                             (2xx) or refuses for good (4xx other than 408/429).
+ * TEST_ENDED      publish  Uplink → LogServer {test_id, command_id} once a test's final status or
+ *                                             result is spooled: that command's local log stream ends.
  * </pre>
  */
 public final class AgentBus {
@@ -40,6 +42,7 @@ public final class AgentBus {
   public static final String UPLINK_LOGS = "svc.agent.uplink.logs";
   public static final String UPLINK_STATUS = "svc.agent.uplink.status";
   public static final String UPLINK_RESULT = "svc.agent.uplink.result";
+  public static final String TEST_ENDED = "svc.agent.uplink.test-ended";
 
   private AgentBus() {
   }

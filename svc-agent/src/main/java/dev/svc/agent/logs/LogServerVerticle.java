@@ -4,7 +4,6 @@ import dev.svc.agent.AgentBus;
 import dev.svc.agent.engine.JobJournal;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.storage.StorageFigures;
-import dev.svc.agent.uplink.UplinkVerticle;
 import dev.svc.agent.config.AgentHome;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.core.tls.ServerCertificate;
@@ -49,7 +48,7 @@ import org.slf4j.LoggerFactory;
  *       lines first, then live ones, ending when the command's test ends;</li>
  *   <li>{@code POST /api/tests/<test_id>/cancel} (agent token): stops the benchmark through the engine.</li>
  * </ul>
- * Lines come from {@link AgentBus#LOG}; a test's end from {@link UplinkVerticle#TEST_ENDED}.
+ * Lines come from {@link AgentBus#LOG}; a test's end from {@link AgentBus#TEST_ENDED}.
  */
 public final class LogServerVerticle extends VerticleBase {
 
@@ -76,7 +75,7 @@ public final class LogServerVerticle extends VerticleBase {
     var bus = vertx.eventBus();
     Future<Void> consumers = Future.all(
         bus.<JsonObject>consumer(AgentBus.LOG, m -> line(m.body())).completion(),
-        bus.<JsonObject>consumer(UplinkVerticle.TEST_ENDED, m -> ended(m.body())).completion(),
+        bus.<JsonObject>consumer(AgentBus.TEST_ENDED, m -> ended(m.body())).completion(),
         bus.<JsonObject>consumer(AgentBus.SETTINGS, m -> settings = m.body()).completion()).mapEmpty();
     Router router = Router.router(vertx);
     router.get("/api/status").handler(this::status);

@@ -28,13 +28,10 @@ import org.slf4j.LoggerFactory;
  * e.g. 409 for lines of a test it already ended); anything else is retried with exponential
  * backoff and full jitter, holding back everything behind it. What is left at a restart is sent then.
  *
- * <p>It also publishes {@link #TEST_ENDED} once a test's final status or result is spooled, so the
+ * <p>It also publishes {@link AgentBus#TEST_ENDED} once a test's final status or result is spooled, so the
  * local log stream of that command can end.
  */
 public final class UplinkVerticle extends VerticleBase {
-
-  /** Published {test_id, command_id} when a test's final status or its result is spooled. */
-  public static final String TEST_ENDED = "svc.agent.uplink.test-ended";
 
   static final long LINGER_MS = 250;
   static final long BACKOFF_START_MS = 500;
@@ -116,7 +113,7 @@ public final class UplinkVerticle extends VerticleBase {
       }
       message.reply(new JsonObject().put("spooled", true));
       if (ended(kind, body)) {
-        vertx.eventBus().publish(TEST_ENDED, new JsonObject().put("test_id", testId)
+        vertx.eventBus().publish(AgentBus.TEST_ENDED, new JsonObject().put("test_id", testId)
             .put("command_id", body.getString("command_id")));
       }
       drain();

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.agent.AgentBus;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
-import dev.svc.agent.uplink.UplinkVerticle;
 import dev.svc.core.OnEventLoop;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -116,7 +115,7 @@ class LogServerVerticleTest {
               live[0] = true;
               // replayed: now the live part and the end
               log("cmd1", "test1", "third");
-              vertx.eventBus().publish(UplinkVerticle.TEST_ENDED, new JsonObject().put("test_id", "test1"));
+              vertx.eventBus().publish(AgentBus.TEST_ENDED, new JsonObject().put("test_id", "test1"));
             }
           });
           resp.endHandler(v -> whole.complete(received.toString()));

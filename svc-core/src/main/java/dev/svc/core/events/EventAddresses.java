@@ -33,6 +33,15 @@ public final class EventAddresses {
   /** Send {@code {"campaign_id"}}: a campaign was cancelled; stop its loop. */
   public static final String CAMPAIGN_CANCEL = "svc.campaigns.cancel";
 
+  /** Request {@code {}} → reply: run the housekeeping now (or join the run in progress); the reply is its counts. */
+  public static final String HOUSEKEEPING_RUN = "svc.housekeeping.run";
+
+  /**
+   * Publish: the counts of every finished housekeeping run
+   * {@code {"summaries","events","quick_test_logs","campaign_logs","commands"}}.
+   */
+  public static final String HOUSEKEEPING_DONE = "svc.housekeeping.done";
+
   private EventAddresses() {
   }
 

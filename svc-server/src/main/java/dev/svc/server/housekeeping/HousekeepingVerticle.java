@@ -1,5 +1,6 @@
 package dev.svc.server.housekeeping;
 
+import dev.svc.core.events.EventAddresses;
 import dev.svc.core.Timestamps;
 import dev.svc.server.results.ResultSummary;
 import dev.svc.server.settings.GlobalSettings;
@@ -18,19 +19,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the database from growing without bound and lists cheap. A run (shortly after start, then
- * every hour, or on request at {@link #RUN}) first stores the summary of every result stored before
+ * every hour, or on request at {@link EventAddresses#HOUSEKEEPING_RUN}) first stores the summary of every result stored before
  * results had one (one document at a time, parsed on a worker), then deletes, per the retention
  * settings ({@link GlobalSettings.Retention}), events older than their retention, log lines of quick
  * tests and campaigns that finished longer ago than theirs, and commands acknowledged longer ago than
  * theirs. Deletes go in batches of {@link #BATCH} rows, one statement each, so that the database's
- * writer is never held for long. Each run's counts are published on {@link #DONE}.
+ * writer is never held for long. Each run's counts are published on {@link EventAddresses#HOUSEKEEPING_DONE}.
  */
 public final class HousekeepingVerticle extends VerticleBase {
-
-  /** Request → reply: run now (or join the run in progress); the reply is the run's counts. */
-  public static final String RUN = "svc.housekeeping.run";
-  /** Publish: the counts of every finished run {@code {"summaries","events","quick_test_logs","campaign_logs","commands"}}. */
-  public static final String DONE = "svc.housekeeping.done";
 
   public static final long FIRST_RUN_MS = 10_000;
   public static final long PERIOD_MS = 60L * 60 * 1000;
@@ -69,7 +65,7 @@ public final class HousekeepingVerticle extends VerticleBase {
         run();
       }
     });
-    return vertx.eventBus().<JsonObject>consumer(RUN, message -> run().onComplete(ar -> {
+    return vertx.eventBus().<JsonObject>consumer(EventAddresses.HOUSEKEEPING_RUN, message -> run().onComplete(ar -> {
       if (ar.succeeded()) {
         message.reply(ar.result());
       } else {
@@ -101,7 +97,7 @@ public final class HousekeepingVerticle extends VerticleBase {
           if (done.stream().anyMatch(e -> e.getValue() instanceof Number n && n.longValue() > 0)) {
             LOG.info("Housekeeping: {}", done.encode());
           }
-          vertx.eventBus().publish(DONE, done);
+          vertx.eventBus().publish(EventAddresses.HOUSEKEEPING_DONE, done);
         })
         .onFailure(err -> {
           if (!stopped) {

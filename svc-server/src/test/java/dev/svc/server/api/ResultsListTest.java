@@ -1,5 +1,6 @@
 package dev.svc.server.api;
 
+import dev.svc.core.events.EventAddresses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.server.TestServer;
@@ -145,7 +146,7 @@ class ResultsListTest {
     assertThat(before.getString("id")).isEqualTo(id);
     assertThat(before.getJsonArray("results")).isEmpty();
 
-    JsonObject counts = server.vertx().eventBus().<JsonObject>request(HousekeepingVerticle.RUN, new JsonObject())
+    JsonObject counts = server.vertx().eventBus().<JsonObject>request(EventAddresses.HOUSEKEEPING_RUN, new JsonObject())
         .await().body();
     assertThat(counts.getInteger("summaries")).isEqualTo(1);
     JsonObject after = only(server);

@@ -1,5 +1,6 @@
 package dev.svc.server.housekeeping;
 
+import dev.svc.core.events.EventAddresses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.core.OnEventLoop;
@@ -67,7 +68,7 @@ class RetentionTest {
   }
 
   private static JsonObject run(TestServer server) {
-    return server.vertx().eventBus().<JsonObject>request(HousekeepingVerticle.RUN, new JsonObject()).await().body();
+    return server.vertx().eventBus().<JsonObject>request(EventAddresses.HOUSEKEEPING_RUN, new JsonObject()).await().body();
   }
 
   private static String agent(TestServer server) {
@@ -208,7 +209,7 @@ class RetentionTest {
     sql(server, "INSERT INTO commands (id, agent_id, type, created_at, delivered_at, acked_at) VALUES"
         + " ('k-old', 'a', 'cancel_test', ?, ?, ?)", daysAgo(20), daysAgo(10), daysAgo(10));
     LinkedBlockingQueue<JsonObject> done = new LinkedBlockingQueue<>();
-    server.vertx().eventBus().<JsonObject>consumer(HousekeepingVerticle.DONE, m -> done.add(m.body())).completion()
+    server.vertx().eventBus().<JsonObject>consumer(EventAddresses.HOUSEKEEPING_DONE, m -> done.add(m.body())).completion()
         .await();
     Pool pool = pool(server);
     GlobalSettings settings = new GlobalSettings(new SettingsStore(pool), Map.of(), "/tmp", "/tmp");
