@@ -148,7 +148,8 @@ class HeartbeatCrashE2ETest {
       for (String id : completed) {
         resultRows.put(id, count(server, "SELECT COUNT(*) FROM results WHERE test_id = ?", id));
       }
-      long lines = count(server, "SELECT COUNT(*) FROM quick_test_logs WHERE line LIKE 'loading %' OR line LIKE 'measuring %'");
+      long lines = count(server, "SELECT COUNT(*) FROM events WHERE type = 'log'"
+          + " AND (data LIKE '%\"line\":\"loading %' OR data LIKE '%\"line\":\"measuring %')");
       JsonArray toNine = agents.get(9).idle().getJsonArray("commands");
       JsonArray toFour = agents.get(4).idle().getJsonArray("commands");
       long offline = agents.stream()

@@ -386,11 +386,12 @@ class ServerKillUnderLoadE2ETest {
   private static List<String> stored(ServerProcess server, String testId) throws SQLException {
     List<String> lines = new ArrayList<>();
     try (Connection c = server.database();
-        var statement = c.prepareStatement("SELECT line FROM quick_test_logs WHERE test_id = ? AND line LIKE 'L %' ORDER BY id")) {
+        var statement = c.prepareStatement("SELECT data FROM events WHERE source_id = ? AND type = 'log'"
+            + " AND data LIKE '%\"line\":\"L %' ORDER BY id")) {
       statement.setString(1, testId);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
-          lines.add(rows.getString(1));
+          lines.add(new JsonObject(rows.getString(1)).getString("line"));
         }
       }
     }

@@ -182,7 +182,7 @@ public final class SvcServer {
         Guard guard = new Guard(config.authToken(), new Sessions(sessionKey, tls != null), hosts(config, tls),
             throttle(config));
         CertificateAuthority clientCa = tls == null ? null : tls.clientCa();
-        EventStore eventStore = new EventStore(db.pool());
+        EventStore eventStore = new EventStore(db.pool(), db.postgres());
         EventLog events = new EventLog(vertx, db.pool(), eventStore);
         QuickTestStore tests = new QuickTestStore(db.pool());
         LiveFleet fleet = new LiveFleet();

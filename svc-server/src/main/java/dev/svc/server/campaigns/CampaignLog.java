@@ -1,19 +1,17 @@
 package dev.svc.server.campaigns;
 
-import dev.svc.core.events.EventType;
 import dev.svc.server.db.StorageFault;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The log of one campaign: each line is stored (campaign_logs) with its {@code log} event on the
- * campaign's source, in one transaction, strictly in the order the lines were given.
+ * The log of one campaign: each line is stored as a {@code log} event on the campaign's source,
+ * strictly in the order the lines were given.
  */
 final class CampaignLog {
 
@@ -44,9 +42,7 @@ final class CampaignLog {
 
   /** Writes a line; a storage fault (the database locked, unreachable, the disk full) is waited out, in order. */
   private Future<Void> write(String line, long giveUpAt) {
-    return api.events().write(conn -> api.campaigns().appendLog(conn, campaignId, line)
-        .map(v -> Written.of((Void) null, new Event(campaignId, EventType.LOG,
-            new JsonObject().put("campaign_id", campaignId).put("line", line)))))
+    return api.events().write(conn -> Future.succeededFuture(Written.of((Void) null, Event.campaignLog(campaignId, line))))
         .recover(err -> {
           if (StorageFault.of(err).isEmpty() || System.nanoTime() > giveUpAt) {
             return Future.failedFuture(err);

@@ -4,7 +4,7 @@ import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventType;
 import dev.svc.server.db.StorageFault;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;

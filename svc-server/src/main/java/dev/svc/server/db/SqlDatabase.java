@@ -123,6 +123,11 @@ public final class SqlDatabase {
     return url;
   }
 
+  /** Whether this is PostgreSQL (else SQLite): the few statements that differ ask. */
+  public boolean postgres() {
+    return url.startsWith("jdbc:postgresql:");
+  }
+
   public int schemaVersion() {
     return schemaVersion;
   }

@@ -10,7 +10,7 @@ import dev.svc.core.events.EventType;
 import dev.svc.server.Timings;
 import dev.svc.server.db.StorageFault;
 import dev.svc.server.events.EventLog;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CommandStore;

@@ -1,6 +1,7 @@
 package dev.svc.server.events;
 
 import dev.svc.core.events.EventAddresses;
+import dev.svc.server.store.Event;
 import dev.svc.server.store.EventStore;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -11,7 +12,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,10 +27,6 @@ import java.util.function.Consumer;
  * held by the transaction) and must not call {@link #write} itself (it would wait behind itself).
  */
 public final class EventLog {
-
-  /** An event to store and publish. */
-  public record Event(String sourceId, String type, JsonObject data) {
-  }
 
   /** What a write did: its value for the caller, and the events it causes (none when nothing changed). */
   public record Written<T>(T value, List<Event> events) {
@@ -150,15 +146,7 @@ public final class EventLog {
   }
 
   private <T> Future<Done<T>> storeEvents(SqlConnection conn, Written<T> written) {
-    List<JsonObject> stored = new ArrayList<>();
-    Future<Void> chain = Future.succeededFuture();
-    for (Event event : written.events()) {
-      chain = chain.compose(v -> store.insert(conn, event.sourceId(), event.type(), event.data())).map(row -> {
-        stored.add(row);
-        return null;
-      });
-    }
-    return chain.map(v -> new Done<>(written.value(), stored));
+    return store.insert(conn, written.events()).map(stored -> new Done<>(written.value(), stored));
   }
 
   private void publish(JsonObject event) {

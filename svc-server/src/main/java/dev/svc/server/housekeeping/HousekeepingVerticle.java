@@ -120,7 +120,16 @@ public final class HousekeepingVerticle extends VerticleBase {
     if (days <= 0) {
       return Future.succeededFuture(0);
     }
-    return store.eventsKeptFrom(cutoff(days)).compose(keptFrom -> drain(() -> store.deleteEventsBefore(keptFrom, BATCH), 0));
+    return store.eventsKeptFrom(cutoff(days)).compose(keptFrom -> eventsBefore(keptFrom, 0, 0));
+  }
+
+  private Future<Integer> eventsBefore(long keptFrom, long after, int total) {
+    if (stopped) {
+      return Future.succeededFuture(total);
+    }
+    return store.deleteEventsBefore(after, keptFrom, BATCH).compose(batch -> batch.last() == after
+        ? Future.succeededFuture(total + batch.deleted())
+        : eventsBefore(keptFrom, batch.last(), total + batch.deleted()));
   }
 
   private Future<Integer> batches(int days, java.util.function.Function<String, Supplier<Future<Integer>>> batch) {

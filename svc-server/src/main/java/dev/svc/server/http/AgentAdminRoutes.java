@@ -6,7 +6,7 @@ import dev.svc.core.Ids;
 import dev.svc.core.domain.AgentSettings;
 import dev.svc.core.domain.AgentStatus;
 import dev.svc.core.events.EventType;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.Sql;
 import dev.svc.server.quicktests.TestTransitions;

@@ -7,7 +7,7 @@ import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
@@ -291,7 +291,7 @@ final class CampaignRoutes {
     int limit = Pagination.logLimit(ctx);
     return api.campaigns().byId(id).compose(found -> {
       found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
-      return api.campaigns().logs(id, after, limit);
+      return api.eventStore().lines(id, after, limit);
     }).map(rows -> {
       Replies.ok(ctx, Views.logLines(rows));
       return null;

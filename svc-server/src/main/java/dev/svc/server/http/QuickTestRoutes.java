@@ -5,11 +5,10 @@ import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.QuickTestStatus;
-import dev.svc.core.events.EventType;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.Verdict;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.QuickTestStore.LogAppend;
 import io.vertx.core.Future;
@@ -160,7 +159,7 @@ final class QuickTestRoutes {
     long afterId = Pagination.afterCursor(ctx);
     int limit = Pagination.logLimit(ctx);
     return requireTest(ctx.pathParam("id"))
-        .compose(test -> api.tests().logs(test.getString("id"), afterId, limit))
+        .compose(test -> api.eventStore().lines(test.getString("id"), afterId, limit))
         .map(rows -> {
           Replies.ok(ctx, Views.logLines(rows));
           return null;
@@ -203,15 +202,9 @@ final class QuickTestRoutes {
     Long batch = seq;
     return requireOwnedTest(ctx).compose(test -> {
       String testId = test.getString("id");
-      return api.events().write(conn -> api.tests().appendLogs(conn, testId, lines, batch).map(outcome -> {
-        if (outcome != LogAppend.STORED) {
-          return Written.of(outcome);
-        }
-        List<Event> logged = new ArrayList<>();
-        lines.forEach(line -> logged.add(new Event(testId, EventType.LOG,
-            new JsonObject().put("test_id", testId).put("line", line))));
-        return Written.of(outcome, logged);
-      })).compose(outcome -> outcome != LogAppend.NOT_ACTIVE ? Future.succeededFuture(outcome)
+      return api.events().write(conn -> api.tests().acceptLogs(conn, testId, batch).map(outcome ->
+          outcome != LogAppend.STORED ? Written.of(outcome)
+              : Written.of(outcome, lines.stream().map(line -> Event.testLog(testId, line)).toList()))).compose(outcome -> outcome != LogAppend.NOT_ACTIVE ? Future.succeededFuture(outcome)
           : api.tests().byId(testId).map(now -> {
             String status = now.map(t -> t.getString("status")).orElse("deleted");
             throw ApiError.conflict("Quick test " + testId + " is " + status + ": it takes log lines only while"

@@ -1,7 +1,7 @@
 package dev.svc.server.http;
 
 import dev.svc.core.domain.QuickTestStatus;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.results.ResultRecorder.Recorded;
 import dev.svc.server.store.QuickTestStore.EndedBy;

@@ -1,7 +1,9 @@
 package dev.svc.server.perf;
 
 import dev.svc.core.Timestamps;
+import dev.svc.core.events.EventType;
 import dev.svc.server.results.ResultSummary;
+import dev.svc.server.store.Event;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
@@ -25,6 +27,10 @@ import java.util.SplittableRandom;
  * no queued work, campaigns have all ended, and a dispatched test's lease ends a day from now.
  */
 final class ListSeed {
+
+  /** A log line is stored as the log event of its test or campaign. */
+  private static final String INSERT_LOG_EVENT = "INSERT INTO events (source_id, type, data, created_at) VALUES (?, '"
+      + EventType.LOG + "', ?, ?)";
 
   static final List<String> ENGINES = List.of("vllm", "tgi", "llama_cpp", "ollama");
   static final List<String> SUITES = List.of("quick", "standard", "performance");
@@ -306,7 +312,7 @@ final class ListSeed {
   private long logs(Connection c, Tests t) throws SQLException {
     long written = 0;
     Instant start = now.minus(Duration.ofDays(60));
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO quick_test_logs (test_id, line, created_at) VALUES (?,?,?)")) {
+    try (PreparedStatement ps = c.prepareStatement(INSERT_LOG_EVENT)) {
       int pending = 0;
       for (int from = 0; from < t.ids.size(); from += CONCURRENT_TESTS) {
         int to = Math.min(t.ids.size(), from + CONCURRENT_TESTS);
@@ -319,7 +325,7 @@ final class ListSeed {
               any = true;
               long line = done[i - from]++;
               ps.setString(1, t.ids.get(i));
-              ps.setString(2, line(line));
+              ps.setString(2, Event.testLog(t.ids.get(i), line(line)).data().encode());
               ps.setString(3, Timestamps.format(start.plusMillis(written)));
               ps.addBatch();
               written++;
@@ -350,8 +356,7 @@ final class ListSeed {
     long spanMs = Duration.ofDays(60).toMillis();
     try (PreparedStatement ps = c.prepareStatement("INSERT INTO campaigns (id, name, description, agent_id, config, status,"
         + " total_runs, succeeded, failed, skipped, created_at, started_at, completed_at) VALUES (?,?,?,?,?,?,?,?,?,0,?,?,?)");
-         PreparedStatement log = c.prepareStatement("INSERT INTO campaign_logs (campaign_id, line, created_at)"
-             + " VALUES (?,?,?)");
+         PreparedStatement log = c.prepareStatement(INSERT_LOG_EVENT);
          PreparedStatement row = c.prepareStatement("UPDATE quick_tests SET campaign_id = ?, campaign_row = ? WHERE id = ?")) {
       for (int i = 0; i < plan.campaigns(); i++) {
         String id = id(6, i);
@@ -373,7 +378,7 @@ final class ListSeed {
         ps.addBatch();
         for (int l = 0; l < 20; l++) {
           log.setString(1, id);
-          log.setString(2, "[" + (l / 5 + 1) + "/4] " + line(l));
+          log.setString(2, Event.campaignLog(id, "[" + (l / 5 + 1) + "/4] " + line(l)).data().encode());
           log.setString(3, created);
           log.addBatch();
         }

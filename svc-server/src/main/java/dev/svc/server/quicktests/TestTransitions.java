@@ -5,7 +5,7 @@ import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
 import dev.svc.server.events.EventLog;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.CommandStore;
 import dev.svc.server.store.Flags;

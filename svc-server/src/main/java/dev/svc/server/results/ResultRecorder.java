@@ -3,7 +3,7 @@ package dev.svc.server.results;
 import dev.svc.core.Ids;
 import dev.svc.core.Timestamps;
 import dev.svc.core.events.EventType;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.ResultStore;
 import io.vertx.core.Future;

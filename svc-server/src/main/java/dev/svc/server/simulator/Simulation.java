@@ -2,9 +2,8 @@ package dev.svc.server.simulator;
 
 import dev.svc.core.Timestamps;
 import dev.svc.core.domain.QuickTestStatus;
-import dev.svc.core.events.EventType;
 import dev.svc.engines.EngineSpec;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.http.ApiContext;
 import dev.svc.server.store.QuickTestStore.EndedBy;
@@ -88,7 +87,7 @@ final class Simulation {
     return api.agents().byIdIncludingDeleted(test.getString("agent_id")).compose(agent -> {
       SimulationPlan plan = SimulationPlan.create(test, agent.orElseGet(JsonObject::new), engine, seed,
           new SplittableRandom(seed), started);
-      return api.tests().logCount(testId).compose(stored -> line(test, plan, (int) Math.min(stored, plan.lines().size())));
+      return api.eventStore().lineCount(testId).compose(stored -> line(test, plan, (int) Math.min(stored, plan.lines().size())));
     });
   }
 
@@ -114,10 +113,8 @@ final class Simulation {
       return result(test, plan);
     }
     String text = lines.get(index);
-    return pause().compose(v -> api.events().write(conn -> api.tests().appendLogs(conn, testId, List.of(text), null)
-        .map(outcome -> outcome == LogAppend.STORED
-            ? Written.of(true, new Event(testId, EventType.LOG, new JsonObject().put("test_id", testId).put("line", text)))
-            : Written.of(false))))
+    return pause().compose(v -> api.events().write(conn -> api.tests().acceptLogs(conn, testId, null)
+        .map(outcome -> outcome == LogAppend.STORED ? Written.of(true, Event.testLog(testId, text)) : Written.of(false))))
         .compose(stored -> stored ? line(test, plan, index + 1) : Future.succeededFuture(Outcome.STOPPED));
   }
 

@@ -19,13 +19,9 @@ public final class CampaignStore {
       + " succeeded, failed, skipped, created_at) VALUES (?,?,?,?,?,?,?,0,0,0,?)";
   private static final String MOVE = "UPDATE campaigns SET status = ?, started_at = COALESCE(?, started_at),"
       + " completed_at = ? WHERE id = ? AND status = ?";
-  private static final String DELETE_LOGS = "DELETE FROM campaign_logs WHERE campaign_id = ?";
-  /** A deleted campaign's events go with it: no stream replays its log any more. */
+  /** A deleted campaign's events, its log lines among them, go with it: no stream replays its log any more. */
   private static final String DELETE_EVENTS = "DELETE FROM events WHERE source_id = ?";
   private static final String DELETE = "DELETE FROM campaigns WHERE id = ? AND status <> 'running'";
-  private static final String LOGS = "SELECT id, created_at, line FROM campaign_logs WHERE campaign_id = ? AND id > ?"
-      + " ORDER BY id LIMIT ?";
-  private static final String INSERT_LOG = "INSERT INTO campaign_logs (campaign_id, line, created_at) VALUES (?, ?, ?)";
   private static final String TESTS = "SELECT id, campaign_row, model_path, engine_name, benchmark_name, suite_name,"
       + " status, error, result_id, created_at, completed_at FROM quick_tests WHERE campaign_id = ?"
       + " ORDER BY campaign_row, created_at, id";
@@ -75,8 +71,7 @@ public final class CampaignStore {
   public Future<Boolean> delete(String id) {
     return pool.withTransaction(conn -> Sql.update(conn, DELETE, Tuple.of(id)).compose(n -> n == 0
         ? Future.succeededFuture(false)
-        : Sql.update(conn, DELETE_LOGS, Tuple.of(id)).compose(x -> Sql.update(conn, DELETE_EVENTS, Tuple.of(id)))
-            .map(x -> true)));
+        : Sql.update(conn, DELETE_EVENTS, Tuple.of(id)).map(x -> true)));
   }
 
   /** Campaigns in a status, oldest first (the executor resumes running ones after a restart). */
@@ -86,14 +81,6 @@ public final class CampaignStore {
 
   public Future<Void> counters(String id, int succeeded, int failed, int skipped) {
     return Sql.update(pool, COUNTERS, Tuple.of(succeeded, failed, skipped, id)).mapEmpty();
-  }
-
-  public Future<Void> appendLog(SqlClient client, String campaignId, String line) {
-    return Sql.update(client, INSERT_LOG, Tuple.of(campaignId, line, Timestamps.now())).mapEmpty();
-  }
-
-  public Future<List<JsonObject>> logs(String campaignId, long afterId, int limit) {
-    return Sql.rows(pool, LOGS, Tuple.of(campaignId, afterId, limit));
   }
 
   public Future<List<JsonObject>> tests(String campaignId) {

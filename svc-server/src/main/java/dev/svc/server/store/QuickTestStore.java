@@ -45,12 +45,8 @@ public final class QuickTestStore {
   private static final String STATUS = "SELECT status FROM quick_tests WHERE id = ?";
   private static final String INSERT_BATCH = "INSERT INTO quick_test_log_batches (test_id, seq, created_at)"
       + " SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM quick_test_log_batches WHERE test_id = ? AND seq = ?)";
-  private static final String INSERT_LOG = "INSERT INTO quick_test_logs (test_id, line, created_at) VALUES (?, ?, ?)";
-  private static final String LOGS = "SELECT id, created_at, line FROM quick_test_logs WHERE test_id = ? AND id > ?"
-      + " ORDER BY id LIMIT ?";
   /** Reads the partial index of active tests alone. */
   private static final String BUSY_AGENTS = "SELECT agent_id FROM quick_tests WHERE status IN ('dispatched','running')";
-  private static final String LOG_COUNT = "SELECT COUNT(*) FROM quick_test_logs WHERE test_id = ?";
 
   /** Who ended a test: the agent that ran it (its report, or a test agent's simulation) or the server. */
   public enum EndedBy {
@@ -217,38 +213,21 @@ public final class QuickTestStore {
   }
 
   /**
-   * Appends log lines of a test that an agent holds (dispatched or running), in the caller's
-   * transaction. With a {@code seq}, each batch is stored once: a retry of a batch already stored
-   * (whatever came between) stores nothing and says so.
+   * Whether log lines of a test may be stored now, in the caller's transaction (which stores them as
+   * events): only while an agent holds the test (dispatched or running). With a {@code seq}, each
+   * batch is taken once: a retry of a batch taken before (whatever came between) is a duplicate.
    */
-  public Future<LogAppend> appendLogs(SqlClient client, String testId, List<String> lines, Long seq) {
+  public Future<LogAppend> acceptLogs(SqlClient client, String testId, Long seq) {
     return Sql.row(client, STATUS, Tuple.of(testId)).compose(row -> {
       String status = row.map(r -> r.getString("status")).orElse(null);
       if (!QuickTestStatus.DISPATCHED.wireName().equals(status) && !QuickTestStatus.RUNNING.wireName().equals(status)) {
         return Future.succeededFuture(LogAppend.NOT_ACTIVE);
       }
-      String now = Timestamps.now();
-      Future<Boolean> fresh = seq == null ? Future.succeededFuture(true)
-          : Sql.update(client, INSERT_BATCH, Tuple.of(testId, seq, now, testId, seq)).map(n -> n == 1);
-      return fresh.compose(isFresh -> {
-        if (!isFresh) {
-          return Future.succeededFuture(LogAppend.DUPLICATE);
-        }
-        if (lines.isEmpty()) {
-          return Future.succeededFuture(LogAppend.STORED);
-        }
-        List<Tuple> rows = lines.stream().map(line -> Tuple.of(testId, line, now)).toList();
-        return client.preparedQuery(INSERT_LOG).executeBatch(rows).map(r -> LogAppend.STORED);
-      });
+      if (seq == null) {
+        return Future.succeededFuture(LogAppend.STORED);
+      }
+      return Sql.update(client, INSERT_BATCH, Tuple.of(testId, seq, Timestamps.now(), testId, seq))
+          .map(n -> n == 1 ? LogAppend.STORED : LogAppend.DUPLICATE);
     });
-  }
-
-  /** How many log lines a test has stored. */
-  public Future<Long> logCount(String testId) {
-    return Sql.count(pool, LOG_COUNT, Tuple.of(testId));
-  }
-
-  public Future<List<JsonObject>> logs(String testId, long afterId, int limit) {
-    return Sql.rows(pool, LOGS, Tuple.of(testId, afterId, limit));
   }
 }

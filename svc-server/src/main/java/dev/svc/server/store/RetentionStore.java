@@ -1,5 +1,6 @@
 package dev.svc.server.store;
 
+import dev.svc.core.events.EventType;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
@@ -13,14 +14,17 @@ public final class RetentionStore {
 
   private static final String FIRST_EVENT_FROM = "SELECT id FROM events WHERE created_at >= ? ORDER BY id LIMIT 1";
   private static final String LAST_EVENT = "SELECT MAX(id) FROM events";
-  private static final String EVENTS_BEFORE = "DELETE FROM events WHERE id IN"
-      + " (SELECT id FROM events WHERE id < ? ORDER BY id LIMIT ?)";
-  private static final String TEST_LOGS = "DELETE FROM quick_test_logs WHERE id IN (SELECT l.id FROM quick_test_logs l"
-      + " JOIN quick_tests t ON t.id = l.test_id WHERE t.status IN ('completed', 'failed')"
+  /** Log lines are events too, but they have a retention of their own (below). */
+  private static final String NOT_LOG = " AND type <> '" + EventType.LOG + "'";
+  private static final String EVENTS_BATCH_END = "SELECT MAX(id) FROM (SELECT id FROM events WHERE id > ? AND id < ?"
+      + NOT_LOG + " ORDER BY id LIMIT ?) batch";
+  private static final String EVENTS_BETWEEN = "DELETE FROM events WHERE id > ? AND id <= ?" + NOT_LOG;
+  private static final String TEST_LOGS = "DELETE FROM events WHERE id IN (SELECT e.id FROM quick_tests t"
+      + " JOIN events e ON e.source_id = t.id AND e.type = '" + EventType.LOG + "' WHERE t.status IN ('completed', 'failed')"
       + " AND COALESCE(t.completed_at, t.updated_at, t.created_at) < ? LIMIT ?)";
-  private static final String CAMPAIGN_LOGS = "DELETE FROM campaign_logs WHERE id IN (SELECT l.id FROM campaign_logs l"
-      + " JOIN campaigns c ON c.id = l.campaign_id WHERE c.status IN ('completed', 'failed', 'cancelled')"
-      + " AND COALESCE(c.completed_at, c.created_at) < ? LIMIT ?)";
+  private static final String CAMPAIGN_LOGS = "DELETE FROM events WHERE id IN (SELECT e.id FROM campaigns c"
+      + " JOIN events e ON e.source_id = c.id AND e.type = '" + EventType.LOG + "'"
+      + " WHERE c.status IN ('completed', 'failed', 'cancelled') AND COALESCE(c.completed_at, c.created_at) < ? LIMIT ?)";
   private static final String COMMANDS = "DELETE FROM commands WHERE id IN (SELECT id FROM commands"
       + " WHERE acked_at IS NOT NULL AND acked_at < ? LIMIT ?)";
 
@@ -32,8 +36,8 @@ public final class RetentionStore {
 
   /**
    * The id before which every event is older than the cutoff: the first event stored at or after it.
-   * Events are written one at a time with the time of writing, so what goes is always a prefix of the
-   * log and a replay from any id still sees every kept event after it. The newest event is always
+   * Events are written one transaction at a time with the time of writing, so what goes is always a
+   * prefix of the log (less the log lines, kept by their own retention) and a replay from any id still sees every kept event after it. The newest event is always
    * kept, so that ids keep growing from where they were.
    */
   public Future<Long> eventsKeptFrom(String cutoff) {
@@ -42,17 +46,27 @@ public final class RetentionStore {
         : Sql.count(pool, LAST_EVENT, Tuple.tuple()));
   }
 
-  /** Deletes up to {@code limit} events with ids below {@code keptFrom}; how many it deleted. */
-  public Future<Integer> deleteEventsBefore(long keptFrom, int limit) {
-    return Sql.update(pool, EVENTS_BEFORE, Tuple.of(keptFrom, limit));
+  /** What one batch of {@link #deleteEventsBefore} did: how many it deleted, and the id to go on after. */
+  public record EventBatch(int deleted, long last) {
   }
 
-  /** Deletes up to {@code limit} log lines of quick tests that finished before the cutoff. */
+  /**
+   * Deletes up to {@code limit} events (not log lines) with ids between {@code after} and
+   * {@code keptFrom}; the next batch goes on after {@link EventBatch#last}, so that the log lines
+   * kept among old events are read once per run, not once per batch.
+   */
+  public Future<EventBatch> deleteEventsBefore(long after, long keptFrom, int limit) {
+    return Sql.count(pool, EVENTS_BATCH_END, Tuple.of(after, keptFrom, limit)).compose(last -> last <= after
+        ? Future.succeededFuture(new EventBatch(0, after))
+        : Sql.update(pool, EVENTS_BETWEEN, Tuple.of(after, last)).map(n -> new EventBatch(n, last)));
+  }
+
+  /** Deletes up to {@code limit} log lines (log events) of quick tests that finished before the cutoff. */
   public Future<Integer> deleteTestLogs(String finishedBefore, int limit) {
     return Sql.update(pool, TEST_LOGS, Tuple.of(finishedBefore, limit));
   }
 
-  /** Deletes up to {@code limit} log lines of campaigns that finished (or were cancelled) before the cutoff. */
+  /** Deletes up to {@code limit} log lines (log events) of campaigns that finished (or were cancelled) before the cutoff. */
   public Future<Integer> deleteCampaignLogs(String finishedBefore, int limit) {
     return Sql.update(pool, CAMPAIGN_LOGS, Tuple.of(finishedBefore, limit));
   }

@@ -83,7 +83,7 @@ final class CampaignPages {
   }
 
   private Future<Void> stored(RoutingContext ctx, JsonObject campaign) {
-    return api.campaigns().logs(campaign.getString("id"), 0, LogLines.LIMIT)
+    return api.eventStore().lines(campaign.getString("id"), 0, LogLines.LIMIT)
         .compose(rows -> render(ctx, RunRows.campaign(campaign), LogLines.stored(rows), false));
   }
 

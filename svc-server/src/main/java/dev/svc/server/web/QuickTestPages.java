@@ -89,7 +89,7 @@ final class QuickTestPages {
   }
 
   private Future<Void> finished(RoutingContext ctx, JsonObject test) {
-    return api.tests().logs(test.getString("id"), 0, LogLines.LIMIT)
+    return api.eventStore().lines(test.getString("id"), 0, LogLines.LIMIT)
         .compose(rows -> render(ctx, RunRows.quickTest(test), LogLines.stored(rows), false));
   }
 

@@ -7,6 +7,7 @@ import dev.svc.server.TestServers;
 import dev.svc.server.db.Migrations;
 import dev.svc.server.db.SqlDatabase;
 import dev.svc.server.results.MetricsFiles;
+import dev.svc.server.store.Event;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -247,10 +248,10 @@ class ListTotalsAndCursorsTest {
         hex(4, 1), hex(3, 1), hex(5, 1));
     List<Tuple> lines = new ArrayList<>();
     for (int i = 0; i < 2_500; i++) {
-      lines.add(Tuple.of(hex(4, 1), "line " + i, "2026-01-01T00:00:01.000Z"));
+      lines.add(Tuple.of(hex(4, 1), Event.testLog(hex(4, 1), "line " + i).data().encode(), "2026-01-01T00:00:01.000Z"));
     }
-    server.running().database().pool().preparedQuery("INSERT INTO quick_test_logs (test_id, line, created_at)"
-        + " VALUES (?, ?, ?)").executeBatch(lines).await();
+    server.running().database().pool().preparedQuery("INSERT INTO events (source_id, type, data, created_at)"
+        + " VALUES (?, 'log', ?, ?)").executeBatch(lines).await();
     String logs = "/api/v1/quicktest/" + hex(4, 1) + "/logs";
 
     JsonArray first = json(server, logs).getJsonArray("lines");

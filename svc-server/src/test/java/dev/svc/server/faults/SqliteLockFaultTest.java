@@ -35,6 +35,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SqliteLockFaultTest {
 
+  /** A log line is the log event of its test or campaign; this is its text. */
+  private static final String LINE = "json_extract(data, '$.line')";
+
+
   /** SQLite's busy timeout (SqlDatabase) plus the time a loaded machine may take around it. */
   static final long WRITE_ANSWER_BOUND_MS = 5_000 + 7_000;
   private static final int BEFORE = 5;
@@ -185,7 +189,7 @@ class SqliteLockFaultTest {
         .put("engine_name", "vllm").put("benchmark_name", "throughput"));
     assertThat(submitted.statusCode()).as(submitted.bodyAsString()).isEqualTo(202);
     String testId = submitted.bodyAsJsonObject().getString("id");
-    String lines = "SELECT count(*) FROM quick_test_logs WHERE test_id = '" + testId + "'";
+    String lines = "SELECT count(*) FROM events WHERE type = 'log' AND source_id = '" + testId + "'";
     long beforeLock = awaitAtLeast(db, lines, 2, 30_000);
 
     String log;
@@ -208,10 +212,10 @@ class SqliteLockFaultTest {
 
     String status = awaitStatus(server, testId, 60_000);
     long stored = count(db, lines);
-    long distinct = count(db, "SELECT count(DISTINCT line) FROM quick_test_logs WHERE test_id = '" + testId + "'");
-    long last = count(db, "SELECT count(*) FROM quick_test_logs WHERE test_id = '" + testId
-        + "' AND line LIKE 'Results written to %' AND id = (SELECT max(id) FROM quick_test_logs WHERE test_id = '"
-        + testId + "')");
+    long distinct = count(db, "SELECT count(DISTINCT " + LINE + ") FROM events WHERE type = 'log' AND source_id = '" + testId + "'");
+    long last = count(db, "SELECT count(*) FROM events WHERE type = 'log' AND source_id = '" + testId
+        + "' AND " + LINE + " LIKE 'Results written to %' AND id = (SELECT max(id) FROM events WHERE type = 'log'"
+        + " AND source_id = '" + testId + "')");
     long results = count(db, "SELECT count(*) FROM results WHERE test_id = '" + testId + "'");
     FaultCounts.of("SqliteLockFaultTest: simulated test running while sqlite3 holds the lock")
         .put("lines_before_lock", beforeLock).put("lines_stored", stored).put("duplicated", stored - distinct)
@@ -241,7 +245,7 @@ class SqliteLockFaultTest {
     assertThat(created.statusCode()).as(created.bodyAsString()).isEqualTo(201);
     String campaignId = created.bodyAsJsonObject().getString("id");
     assertThat(server.post("/api/v1/campaigns/" + campaignId + "/launch", new JsonObject()).statusCode()).isEqualTo(202);
-    awaitAtLeast(db, "SELECT count(*) FROM campaign_logs WHERE campaign_id = '" + campaignId + "'", 3, 30_000);
+    awaitAtLeast(db, "SELECT count(*) FROM events WHERE type = 'log' AND source_id = '" + campaignId + "'", 3, 30_000);
 
     String log;
     PrintStream original = System.err;
@@ -262,7 +266,7 @@ class SqliteLockFaultTest {
 
     String status = awaitCampaign(server, campaignId, 90_000);
     int totalRuns = server.get("/api/v1/campaigns/" + campaignId).bodyAsJsonObject().getInteger("total_runs");
-    List<String> campaignLines = strings(db, "SELECT line FROM campaign_logs WHERE campaign_id = '" + campaignId + "'");
+    List<String> campaignLines = strings(db, "SELECT " + LINE + " FROM events WHERE type = 'log' AND source_id = '" + campaignId + "'");
     List<String> tests = strings(db, "SELECT id || ' ' || campaign_row || ' ' || status FROM quick_tests"
         + " WHERE campaign_id = '" + campaignId + "' ORDER BY campaign_row");
     int rows = tests.size();
@@ -273,7 +277,7 @@ class SqliteLockFaultTest {
     for (String test : tests) {
       String[] parts = test.split(" ");
       String prefix = "[" + (Integer.parseInt(parts[1]) + 1) + "/" + totalRuns + "] ";
-      for (String line : strings(db, "SELECT line FROM quick_test_logs WHERE test_id = '" + parts[0] + "'")) {
+      for (String line : strings(db, "SELECT " + LINE + " FROM events WHERE type = 'log' AND source_id = '" + parts[0] + "'")) {
         testLines++;
         long mirrored = campaignLines.stream().filter(l -> l.equals(prefix + line)).count();
         missing += mirrored == 0 ? 1 : 0;

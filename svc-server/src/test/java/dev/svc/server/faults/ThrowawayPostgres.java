@@ -19,9 +19,9 @@ import java.util.stream.Stream;
  * port. PostgreSQL refuses to run as root, so as root it runs as the {@code postgres} user (Debian's
  * {@code postgresql} package makes it). The binaries are Debian's, under /usr/lib/postgresql.
  */
-final class ThrowawayPostgres implements AutoCloseable {
+public final class ThrowawayPostgres implements AutoCloseable {
 
-  static final String USER = "svc";
+  public static final String USER = "svc";
 
   private final Path bin;
   private final Path dir;
@@ -34,7 +34,7 @@ final class ThrowawayPostgres implements AutoCloseable {
   }
 
   /** initdb and start; fails with what to install when PostgreSQL is missing. */
-  static ThrowawayPostgres start() throws Exception {
+  public static ThrowawayPostgres start() throws Exception {
     Path bin = binaries();
     Path dir = Files.createTempDirectory("svc-pg-");
     ThrowawayPostgres pg = new ThrowawayPostgres(bin, dir, freePort());
@@ -52,7 +52,7 @@ final class ThrowawayPostgres implements AutoCloseable {
     }
   }
 
-  String jdbcUrl() {
+  public String jdbcUrl() {
     return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=" + USER;
   }
 

@@ -9,6 +9,7 @@ import dev.svc.server.TestServer;
 import dev.svc.server.TestServers;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.settings.GlobalSettings;
+import dev.svc.server.store.Event;
 import dev.svc.server.store.ResultStore;
 import dev.svc.server.store.RetentionStore;
 import dev.svc.server.store.SettingsStore;
@@ -41,6 +42,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * defaults, come from the environment or the API, and 0 keeps everything.
  */
 class RetentionTest {
+
+  /** How many log lines a test or campaign has: its log events. */
+  private static final String LINES = "SELECT COUNT(*) FROM events WHERE type = 'log' AND source_id = ?";
+
 
   private static final Pattern FRAME_ID = Pattern.compile("^id: (\\d+)$", Pattern.MULTILINE);
 
@@ -105,32 +110,34 @@ class RetentionTest {
     long lastOld = ids(server, "SELECT MAX(id) FROM events WHERE source_id IN (?, ?)", oldTest, stillRunning).get(0);
     sql(server, "UPDATE events SET created_at = ? WHERE id <= ?", daysAgo(100), lastOld);
     sql(server, "UPDATE quick_tests SET completed_at = ? WHERE id = ?", daysAgo(100), oldTest);
-    sql(server, "UPDATE quick_test_logs SET created_at = ? WHERE test_id IN (?, ?)", daysAgo(100), oldTest, stillRunning);
     sql(server, "INSERT INTO campaigns (id, name, status, total_runs, succeeded, failed, skipped, created_at,"
         + " completed_at) VALUES ('c-old', 'old', 'completed', 0, 0, 0, 0, ?, ?)", daysAgo(200), daysAgo(100));
     sql(server, "INSERT INTO campaigns (id, name, status, total_runs, succeeded, failed, skipped, created_at)"
         + " VALUES ('c-run', 'running', 'running', 0, 0, 0, 0, ?)", daysAgo(200));
     for (String campaign : List.of("c-old", "c-run")) {
-      sql(server, "INSERT INTO campaign_logs (campaign_id, line, created_at) VALUES (?, 'line', ?)", campaign, daysAgo(150));
+      sql(server, "INSERT INTO events (source_id, type, data, created_at) VALUES (?, 'log', ?, ?)", campaign,
+          Event.campaignLog(campaign, "line").data().encode(), daysAgo(150));
     }
     sql(server, "INSERT INTO commands (id, agent_id, type, created_at, delivered_at, acked_at) VALUES"
         + " ('k-old', ?, 'cancel_test', ?, ?, ?), ('k-new', ?, 'cancel_test', ?, ?, ?),"
         + " ('k-pending', ?, 'cancel_test', ?, ?, NULL)",
         agentId, daysAgo(20), daysAgo(10), daysAgo(10), agentId, daysAgo(2), daysAgo(1), daysAgo(1),
         agentId, daysAgo(20), daysAgo(19));
-    List<Long> kept = ids(server, "SELECT id FROM events WHERE id > ? ORDER BY id", lastOld);
-    long old = ids(server, "SELECT COUNT(*) FROM events WHERE id <= ?", lastOld).get(0);
+    // log lines are events with a retention of their own: the lines of the test still running stay
+    List<Long> kept = new ArrayList<>(ids(server, "SELECT id FROM events WHERE type = 'log' AND source_id = ?", stillRunning));
+    kept.addAll(ids(server, "SELECT id FROM events WHERE id > ? AND source_id <> 'c-old' ORDER BY id", lastOld));
+    long old = ids(server, "SELECT COUNT(*) FROM events WHERE id <= ? AND type <> 'log'", lastOld).get(0);
 
     JsonObject counts = run(server);
 
     assertThat(counts.getLong("events")).isEqualTo(old);
     assertThat(ids(server, "SELECT id FROM events ORDER BY id")).isEqualTo(kept);
-    assertThat(ids(server, "SELECT COUNT(*) FROM quick_test_logs WHERE test_id = ?", oldTest)).containsExactly(0L);
-    assertThat(ids(server, "SELECT COUNT(*) FROM quick_test_logs WHERE test_id = ?", stillRunning)).containsExactly(2L);
-    assertThat(ids(server, "SELECT COUNT(*) FROM quick_test_logs WHERE test_id = ?", recentTest)).containsExactly(2L);
+    assertThat(ids(server, LINES, oldTest)).containsExactly(0L);
+    assertThat(ids(server, LINES, stillRunning)).containsExactly(2L);
+    assertThat(ids(server, LINES, recentTest)).containsExactly(2L);
     assertThat(counts.getInteger("quick_test_logs")).isEqualTo(2);
-    assertThat(ids(server, "SELECT COUNT(*) FROM campaign_logs WHERE campaign_id = 'c-old'")).containsExactly(0L);
-    assertThat(ids(server, "SELECT COUNT(*) FROM campaign_logs WHERE campaign_id = 'c-run'")).containsExactly(1L);
+    assertThat(ids(server, LINES, "c-old")).containsExactly(0L);
+    assertThat(ids(server, LINES, "c-run")).containsExactly(1L);
     assertThat(counts.getInteger("campaign_logs")).isEqualTo(1);
     assertThat(ids(server, "SELECT COUNT(*) FROM commands WHERE id IN ('k-new', 'k-pending')")).containsExactly(2L);
     assertThat(ids(server, "SELECT COUNT(*) FROM commands WHERE id = 'k-old'")).containsExactly(0L);
@@ -151,7 +158,7 @@ class RetentionTest {
     agent(server);
     List<Tuple> year = new ArrayList<>();
     for (int i = 0; i < 2 * HousekeepingVerticle.BATCH + 10; i++) { // more than two batches, a year old
-      year.add(Tuple.of("s-" + (i % 7), "log", "{\"line\":\"x\"}", daysAgo(365)));
+      year.add(Tuple.of("s-" + (i % 7), "status", "{\"status\":\"x\"}", daysAgo(365)));
     }
     pool(server).preparedQuery("INSERT INTO events (source_id, type, data, created_at) VALUES (?, ?, ?, ?)")
         .executeBatch(year).await();
@@ -163,7 +170,7 @@ class RetentionTest {
 
     assertThat(counts.getLong("events")).isEqualTo(newest - 1);
     assertThat(ids(server, "SELECT id FROM events")).containsExactly(newest);
-    long next = log.append("s-0", "log", new JsonObject().put("line", "after")).await().getLong("id");
+    long next = log.append("s-0", "status", new JsonObject().put("status", "after")).await().getLong("id");
     assertThat(next).isGreaterThan(newest);
   }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.server.TestServer;
 import dev.svc.server.Timings;
 import dev.svc.server.events.EventLog;
-import dev.svc.server.events.EventLog.Event;
+import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;

@@ -46,7 +46,7 @@ class DurabilityTest {
 
       assertThat(text("SELECT status FROM quick_tests WHERE id = '" + testId + "'")).isEqualTo("completed");
       assertThat(text("SELECT status FROM quick_tests WHERE id = '" + queuedAgain + "'")).isEqualTo("queued");
-      assertThat(count("SELECT COUNT(*) FROM quick_test_logs WHERE test_id = '" + testId + "'")).isEqualTo(3);
+      assertThat(count("SELECT COUNT(*) FROM events WHERE type = 'log' AND source_id = '" + testId + "'")).isEqualTo(3);
       assertThat(count("SELECT COUNT(*) FROM results WHERE test_id = '" + testId + "'")).isEqualTo(1);
       assertThat(text("SELECT result_id FROM quick_tests WHERE id = '" + testId + "'")).isNotNull();
       assertThat(count("SELECT COUNT(*) FROM events WHERE source_id = '" + testId + "'")).isEqualTo(8);
