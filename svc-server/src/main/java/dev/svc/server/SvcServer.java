@@ -23,9 +23,11 @@ import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CampaignStore;
 import dev.svc.server.store.CommandStore;
 import dev.svc.server.campaigns.CampaignExecutor;
+import dev.svc.server.campaigns.CampaignServices;
 import dev.svc.server.dispatch.HeartbeatDispatcher;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.events.EventLogVerticle;
+import dev.svc.server.simulator.SimulatorServices;
 import dev.svc.server.simulator.TestAgentSimulator;
 import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.server.results.ResultRecorder;
@@ -209,8 +211,10 @@ public final class SvcServer {
             .compose(v -> vertx.deployVerticle(new EventLogVerticle(events)))
             .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(api.agents(), api.tests(), api.commands(),
                 api.events(), api.transitions(), config.timings())))
-            .compose(v -> vertx.deployVerticle(new TestAgentSimulator(api)))
-            .compose(v -> vertx.deployVerticle(new CampaignExecutor(api)))
+            .compose(v -> vertx.deployVerticle(new TestAgentSimulator(new SimulatorServices(api.agents(), tests,
+                api.transitions(), engines, events, eventStore, api.resultRecorder(), config.timings()))))
+            .compose(v -> vertx.deployVerticle(new CampaignExecutor(new CampaignServices(vertx, api.campaigns(),
+                api.agents(), tests, api.transitions(), events, config.timings()))))
             .compose(v -> vertx.deployVerticle(new HousekeepingVerticle(new RetentionStore(db.pool()), results, settings)))
             .compose(v -> listen(vertx, routes, options(config, tls)))
             .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db,

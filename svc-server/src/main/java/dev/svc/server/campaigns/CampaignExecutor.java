@@ -2,7 +2,6 @@ package dev.svc.server.campaigns;
 
 import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.events.EventAddresses;
-import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -23,14 +22,14 @@ public final class CampaignExecutor extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(CampaignExecutor.class);
 
-  private final ApiContext api;
+  private final CampaignServices services;
   private final Map<String, CampaignRun> runs = new HashMap<>();
   /** Launched again while the previous run was still winding down: started when it ends. */
   private final Set<String> relaunches = new HashSet<>();
   private boolean stopped;
 
-  public CampaignExecutor(ApiContext api) {
-    this.api = api;
+  public CampaignExecutor(CampaignServices services) {
+    this.services = services;
   }
 
   @Override
@@ -52,9 +51,9 @@ public final class CampaignExecutor extends VerticleBase {
   }
 
   private void resumeAll() {
-    api.campaigns().withStatus(CampaignStatus.RUNNING)
+    services.campaigns().withStatus(CampaignStatus.RUNNING)
         .onSuccess(running -> running.forEach(c -> start(c.getString("id"), false)))
-        .compose(v -> api.campaigns().withStatus(CampaignStatus.QUEUED))
+        .compose(v -> services.campaigns().withStatus(CampaignStatus.QUEUED))
         .onSuccess(queued -> queued.forEach(c -> launch(c.getString("id"))))
         .onFailure(err -> LOG.error("Campaigns not resumed", err));
   }
@@ -82,7 +81,7 @@ public final class CampaignExecutor extends VerticleBase {
     if (stopped || runs.containsKey(campaignId)) {
       return;
     }
-    CampaignRun run = new CampaignRun(api, campaignId, () -> stopped);
+    CampaignRun run = new CampaignRun(services, campaignId, () -> stopped);
     runs.put(campaignId, run);
     Future<Void> ended = launch ? run.launch() : run.resume();
     ended.onComplete(ar -> {

@@ -3,7 +3,6 @@ package dev.svc.server.campaigns;
 import dev.svc.server.db.StorageFault;
 import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
-import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import org.slf4j.Logger;
@@ -22,12 +21,12 @@ final class CampaignLog {
   /** ...for this long, then dropped with a warning (the database is not coming back soon). */
   static final long STORAGE_FAULT_PATIENCE_MS = 10 * 60_000;
 
-  private final ApiContext api;
+  private final CampaignServices services;
   private final String campaignId;
   private Future<Void> tail = Future.succeededFuture();
 
-  CampaignLog(ApiContext api, String campaignId) {
-    this.api = api;
+  CampaignLog(CampaignServices services, String campaignId) {
+    this.services = services;
     this.campaignId = campaignId;
   }
 
@@ -42,13 +41,13 @@ final class CampaignLog {
 
   /** Writes a line; a storage fault (the database locked, unreachable, the disk full) is waited out, in order. */
   private Future<Void> write(String line, long giveUpAt) {
-    return api.events().write(conn -> Future.succeededFuture(Written.of((Void) null, Event.campaignLog(campaignId, line))))
+    return services.events().write(conn -> Future.succeededFuture(Written.of((Void) null, Event.campaignLog(campaignId, line))))
         .recover(err -> {
           if (StorageFault.of(err).isEmpty() || System.nanoTime() > giveUpAt) {
             return Future.failedFuture(err);
           }
           Promise<Void> again = Promise.promise();
-          api.vertx().setTimer(STORAGE_FAULT_RETRY_MS, t -> write(line, giveUpAt).onComplete(again));
+          services.vertx().setTimer(STORAGE_FAULT_RETRY_MS, t -> write(line, giveUpAt).onComplete(again));
           return again.future();
         });
   }

@@ -6,7 +6,6 @@ import dev.svc.core.events.EventType;
 import dev.svc.server.db.StorageFault;
 import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
-import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
@@ -32,7 +31,7 @@ final class CampaignRun {
   /** After a storage fault, the campaign resumes from the database this much later. */
   static final long STORAGE_FAULT_RESUME_MS = 2000;
 
-  private final ApiContext api;
+  private final CampaignServices services;
   private final String id;
   private final BooleanSupplier stopped;
   private final CampaignLog log;
@@ -47,11 +46,11 @@ final class CampaignRun {
   /** A storage fault stopped this pass and a new one is due ({@link #resumeLater}). */
   private boolean resuming;
 
-  CampaignRun(ApiContext api, String campaignId, BooleanSupplier stopped) {
-    this.api = api;
+  CampaignRun(CampaignServices services, String campaignId, BooleanSupplier stopped) {
+    this.services = services;
     this.id = campaignId;
     this.stopped = stopped;
-    this.log = new CampaignLog(api, campaignId);
+    this.log = new CampaignLog(services, campaignId);
   }
 
   /** Runs a queued campaign: moves it to running, then runs its rows. */
@@ -94,20 +93,20 @@ final class CampaignRun {
   // --- preparation: the rows, the agent and what this pass already did ---
 
   private void prepare() {
-    api.campaigns().byId(id).compose(found -> {
+    services.campaigns().byId(id).compose(found -> {
       if (found.isEmpty() || !isRunning(found.get())) {
         done.tryComplete();
         return Future.succeededFuture();
       }
       JsonObject campaign = found.get();
       rows = CampaignMatrix.rows(config(campaign));
-      return api.agents().byId(campaign.getString("agent_id")).compose(live -> {
+      return services.agents().byId(campaign.getString("agent_id")).compose(live -> {
         if (live.isEmpty()) {
           failCampaign("Agent " + campaign.getString("agent_id") + " was deleted", 0);
           return Future.succeededFuture();
         }
         agent = live.get();
-        return api.campaigns().tests(id).map(tests -> {
+        return services.campaigns().tests(id).map(tests -> {
           begin(campaign, rowsOfThisPass(tests, campaign.getString("started_at")));
           return null;
         });
@@ -156,7 +155,7 @@ final class CampaignRun {
           + (succeeded + failed) + " already finished) on agent " + agentName);
     }
     int first = next;
-    api.campaigns().counters(id, succeeded, failed, 0)
+    services.campaigns().counters(id, succeeded, failed, 0)
         .onSuccess(v -> step(first, inFlight))
         .onFailure(this::crashed);
   }
@@ -173,12 +172,12 @@ final class CampaignRun {
       finish();
       return;
     }
-    api.campaigns().byId(id).compose(found -> {
+    services.campaigns().byId(id).compose(found -> {
       if (cancelRequested || found.isEmpty() || !isRunning(found.get())) {
         stopHere(index, found.map(c -> c.getString("status")).orElse(DELETED));
         return Future.succeededFuture();
       }
-      return api.agents().byId(agent.getString("id")).map(live -> {
+      return services.agents().byId(agent.getString("id")).map(live -> {
         if (live.isEmpty()) {
           failCampaign("Agent " + agent.getString("id") + " was deleted", index);
         } else {
@@ -198,7 +197,7 @@ final class CampaignRun {
     String prefix = "[" + (index + 1) + "/" + rows.size() + "] ";
     // the row's own line is queued once its events are watched: before any line of its test
     String announce = prefix + row.label() + (inFlight != null ? " (resumed)" : "");
-    RowRunner runner = new RowRunner(api, id, agent, line -> log.line(prefix + line), () -> log.line(announce));
+    RowRunner runner = new RowRunner(services, id, agent, line -> log.line(prefix + line), () -> log.line(announce));
     current = runner;
     Future<RowOutcome> outcome = inFlight != null ? runner.resume(inFlight) : runner.start(row);
     // a cancel that arrived while the row's test was being created found no test to fail: fail it now
@@ -215,7 +214,7 @@ final class CampaignRun {
         failed++;
       }
       log.line(prefix + result.describe());
-      return api.campaigns().counters(id, succeeded, failed, 0);
+      return services.campaigns().counters(id, succeeded, failed, 0);
     }).onSuccess(counted -> step(index + 1, null)).onFailure(this::crashed);
   }
 
@@ -228,7 +227,7 @@ final class CampaignRun {
       stopHere(total, CampaignStatus.CANCELLED.wireName());
       return;
     }
-    api.campaigns().byId(id).onSuccess(found -> {
+    services.campaigns().byId(id).onSuccess(found -> {
       if (found.isEmpty() || !isRunning(found.get())) {
         stopHere(total, found.map(c -> c.getString("status")).orElse(DELETED));
       } else {
@@ -248,7 +247,7 @@ final class CampaignRun {
           if (moved) {
             return Future.succeededFuture();
           }
-          return api.campaigns().byId(id).compose(found -> {
+          return services.campaigns().byId(id).compose(found -> {
             stopHere(total, found.map(c -> c.getString("status")).orElse(DELETED));
             return Future.succeededFuture();
           });
@@ -268,7 +267,7 @@ final class CampaignRun {
         ? "Campaign cancelled"
         : "Campaign stopped: it is " + status;
     log.line(line + " (" + succeeded + " succeeded, " + failed + " failed, " + skipped + " not run)");
-    api.campaigns().counters(id, succeeded, failed, skipped)
+    services.campaigns().counters(id, succeeded, failed, skipped)
         .compose(v -> log.flushed())
         .onComplete(ar -> done.tryComplete());
   }
@@ -277,7 +276,7 @@ final class CampaignRun {
   private void failCampaign(String error, int nextIndex) {
     int skipped = Math.max(0, rows.size() - nextIndex);
     log.line("Campaign failed: " + error);
-    api.campaigns().counters(id, succeeded, failed, skipped)
+    services.campaigns().counters(id, succeeded, failed, skipped)
         .compose(v -> log.flushed())
         .compose(v -> move(CampaignStatus.RUNNING, CampaignStatus.FAILED, error))
         .onComplete(ar -> {
@@ -321,7 +320,7 @@ final class CampaignRun {
     resuming = true;
     LOG.warn("Campaign {}: the database failed ({}); resuming at its first unfinished run in {} ms",
         id, err.getMessage(), STORAGE_FAULT_RESUME_MS);
-    api.vertx().setTimer(STORAGE_FAULT_RESUME_MS, t -> {
+    services.vertx().setTimer(STORAGE_FAULT_RESUME_MS, t -> {
       resuming = false;
       succeeded = 0;
       failed = 0;
@@ -341,7 +340,7 @@ final class CampaignRun {
     } else {
       data.put("error", error);
     }
-    return api.events().write(conn -> api.campaigns().move(conn, id, from, to)
+    return services.events().write(conn -> services.campaigns().move(conn, id, from, to)
         .map(moved -> moved ? Written.of(true, new Event(id, EventType.STATUS, data)) : Written.of(false)));
   }
 

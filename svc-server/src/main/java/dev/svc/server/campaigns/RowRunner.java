@@ -5,7 +5,6 @@ import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
-import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
@@ -18,7 +17,7 @@ import java.util.function.Consumer;
  */
 final class RowRunner {
 
-  private final ApiContext api;
+  private final CampaignServices services;
   private final String campaignId;
   private final String agentId;
   private final boolean testAgent;
@@ -33,8 +32,8 @@ final class RowRunner {
    * @param onLog takes each log line of the row's test
    * @param onWatching runs once the row's events are watched, before its test is created or read
    */
-  RowRunner(ApiContext api, String campaignId, JsonObject agent, Consumer<String> onLog, Runnable onWatching) {
-    this.api = api;
+  RowRunner(CampaignServices services, String campaignId, JsonObject agent, Consumer<String> onLog, Runnable onWatching) {
+    this.services = services;
     this.campaignId = campaignId;
     this.agentId = agent.getString("id");
     this.testAgent = Flags.isTrue(agent.getValue("is_test_agent"));
@@ -50,10 +49,10 @@ final class RowRunner {
         .put("model_path", row.modelPath()).put("engine_name", row.engine()).put("benchmark_name", row.benchmark())
         .put("suite_name", row.suite()).put("command_id", commandId).put("force", row.force())
         .put("campaign_id", campaignId).put("campaign_row", row.index());
-    return RowWatch.open(api.vertx(), testId, onLog).compose(w -> {
+    return RowWatch.open(services.vertx(), testId, onLog).compose(w -> {
       watch = w;
       onWatching.run();
-      return api.transitions().queue(test, testAgent);
+      return services.transitions().queue(test, testAgent);
     }).compose(stored -> {
       if (!stored) {
         watch.settle(new RowOutcome(QuickTestStatus.FAILED, "Agent " + agentId + " was deleted"));
@@ -70,10 +69,10 @@ final class RowRunner {
   /** Takes over a row's test that exists already; completes when it ended (at once if it has). */
   Future<RowOutcome> resume(JsonObject test) {
     testId = test.getString("id");
-    return RowWatch.open(api.vertx(), testId, onLog).compose(w -> {
+    return RowWatch.open(services.vertx(), testId, onLog).compose(w -> {
       watch = w;
       onWatching.run();
-      return api.tests().byId(testId);
+      return services.tests().byId(testId);
     }).compose(found -> {
       if (found.isEmpty()) {
         watch.settle(new RowOutcome(QuickTestStatus.FAILED, "Quick test " + testId + " no longer exists"));
@@ -91,7 +90,7 @@ final class RowRunner {
 
   /** Fails the row's test with "Cancelled by user" if it is still active. */
   Future<Boolean> cancel() {
-    return testId == null ? Future.succeededFuture(false) : api.transitions().fail(testId, TestTransitions.CANCELLED);
+    return testId == null ? Future.succeededFuture(false) : services.transitions().fail(testId, TestTransitions.CANCELLED);
   }
 
   /** Stops watching and timing without touching the test (the executor is stopping). */
@@ -109,16 +108,16 @@ final class RowRunner {
 
   private void simulateIfTestAgent() {
     if (testAgent) {
-      api.vertx().eventBus().send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", testId));
+      services.vertx().eventBus().send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", testId));
     }
   }
 
   private void armTimeout() {
-    long ms = api.timings().campaignRowTimeoutMs();
+    long ms = services.timings().campaignRowTimeoutMs();
     if (ms <= 0) {
       return;
     }
-    timer = api.vertx().setTimer(ms, id -> {
+    timer = services.vertx().setTimer(ms, id -> {
       timer = -1;
       timeout(ms);
     });
@@ -127,8 +126,8 @@ final class RowRunner {
 
   private void timeout(long ms) {
     String error = timedOut(ms);
-    api.transitions().fail(testId, error)
-        .compose(moved -> api.tests().byId(testId))
+    services.transitions().fail(testId, error)
+        .compose(moved -> services.tests().byId(testId))
         .onSuccess(found -> {
           if (found.isEmpty() || !watch.settleFrom(found.get())) {
             watch.settle(new RowOutcome(QuickTestStatus.FAILED, error));
@@ -139,7 +138,7 @@ final class RowRunner {
 
   private void cancelTimer() {
     if (timer >= 0) {
-      api.vertx().cancelTimer(timer);
+      services.vertx().cancelTimer(timer);
       timer = -1;
     }
   }

@@ -2,6 +2,7 @@ package dev.svc.server.http;
 
 import dev.svc.core.Ids;
 import dev.svc.server.db.StorageFault;
+import dev.svc.server.settings.InvalidSetting;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpClosedException;
 import java.io.IOException;
@@ -32,6 +33,10 @@ public final class ApiFailureHandler implements Handler<RoutingContext> {
         ctx.response().putHeader("Retry-After", Long.toString(error.retryAfterSeconds()));
       }
       Replies.error(ctx, error.status(), error.getMessage());
+      return;
+    }
+    if (failure instanceof InvalidSetting invalid) {
+      Replies.error(ctx, 400, invalid.getMessage());
       return;
     }
     StorageFault storage = failure == null ? null : StorageFault.of(failure).orElse(null);

@@ -1,6 +1,5 @@
 package dev.svc.server.settings;
 
-import dev.svc.server.http.ApiError;
 import dev.svc.server.store.SettingsStore;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -107,7 +106,7 @@ public final class GlobalSettings {
       return String.valueOf(Integer.parseInt(value));
     }
     if (strict) {
-      throw ApiError.badRequest("Setting '" + key + "' must be a whole number of days from 0 (keep for ever) to "
+      throw new InvalidSetting("Setting '" + key + "' must be a whole number of days from 0 (keep for ever) to "
           + MAX_RETENTION_DAYS);
     }
     return null;
@@ -134,7 +133,7 @@ public final class GlobalSettings {
     Map<String, String> changes = new LinkedHashMap<>();
     for (String key : body.fieldNames()) {
       if (!KEYS.contains(key)) {
-        throw ApiError.badRequest("Unknown setting '" + key + "'; known settings: " + String.join(", ", KEYS));
+        throw new InvalidSetting("Unknown setting '" + key + "'; known settings: " + String.join(", ", KEYS));
       }
       Object raw = body.getValue(key);
       if (RETENTION_ENV.containsKey(key) && raw instanceof Number n) {
@@ -142,7 +141,7 @@ public final class GlobalSettings {
             : "-"; // refused by the check below
       }
       if (raw != null && !(raw instanceof String)) {
-        throw ApiError.badRequest("Setting '" + key + "' must be a string or null");
+        throw new InvalidSetting("Setting '" + key + "' must be a string or null");
       }
       String value = raw == null ? null : ((String) raw).trim();
       changes.put(key, value == null || value.isEmpty() ? null : validate(key, value));
@@ -155,21 +154,21 @@ public final class GlobalSettings {
       return days(key, value, true);
     }
     if (value.indexOf('\0') >= 0 || value.length() > 4096) {
-      throw ApiError.badRequest("Setting '" + key + "' is not a valid value");
+      throw new InvalidSetting("Setting '" + key + "' is not a valid value");
     }
     if (key.equals(CATALOG_URL)) {
       try {
         URI uri = new URI(value);
         if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-          throw ApiError.badRequest("catalog_url must be an http:// or https:// URL");
+          throw new InvalidSetting("catalog_url must be an http:// or https:// URL");
         }
       } catch (java.net.URISyntaxException e) {
-        throw ApiError.badRequest("catalog_url must be an http:// or https:// URL");
+        throw new InvalidSetting("catalog_url must be an http:// or https:// URL");
       }
       return value;
     }
     if (!(value.startsWith("/") || value.startsWith("~"))) {
-      throw ApiError.badRequest(key + " must be an absolute path");
+      throw new InvalidSetting(key + " must be an absolute path");
     }
     return value;
   }

@@ -5,7 +5,6 @@ import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.engines.EngineSpec;
 import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
-import dev.svc.server.http.ApiContext;
 import dev.svc.server.store.QuickTestStore.EndedBy;
 import dev.svc.server.store.QuickTestStore.LogAppend;
 import io.vertx.core.Future;
@@ -41,15 +40,15 @@ final class Simulation {
   static final String UNKNOWN_ENGINE = "Simulation failed: engine '%s' is not in the engine catalog";
 
   private final Vertx vertx;
-  private final ApiContext api;
+  private final SimulatorServices services;
   private final String testId;
   private Promise<Void> pause;
   private long timer = -1;
   private boolean closed;
 
-  Simulation(Vertx vertx, ApiContext api, String testId) {
+  Simulation(Vertx vertx, SimulatorServices services, String testId) {
     this.vertx = vertx;
-    this.api = api;
+    this.services = services;
     this.testId = testId;
   }
 
@@ -59,20 +58,20 @@ final class Simulation {
 
   /** Runs the simulation; completes with its outcome, or fails when the stores failed. */
   Future<Outcome> run() {
-    return api.tests().byId(testId).compose(found -> {
+    return services.tests().byId(testId).compose(found -> {
       Optional<QuickTestStatus> status = found.flatMap(t -> QuickTestStatus.parse(t.getString("status")));
       if (status.isEmpty() || (status.get() != QuickTestStatus.QUEUED && status.get() != QuickTestStatus.RUNNING)) {
         return Future.succeededFuture(Outcome.STOPPED);
       }
       JsonObject test = found.get();
-      Optional<EngineSpec> engine = api.engines().find(test.getString("engine_name"));
+      Optional<EngineSpec> engine = services.engines().find(test.getString("engine_name"));
       if (engine.isEmpty()) {
-        return api.transitions().move(test, status.get(), QuickTestStatus.FAILED,
+        return services.transitions().move(test, status.get(), QuickTestStatus.FAILED,
             String.format(UNKNOWN_ENGINE, test.getString("engine_name"))).map(v -> Outcome.STOPPED);
       }
       Future<Boolean> started = status.get() == QuickTestStatus.RUNNING ? Future.succeededFuture(true)
-          : api.transitions().move(test, QuickTestStatus.QUEUED, QuickTestStatus.RUNNING, null);
-      return started.compose(ok -> !ok ? Future.succeededFuture(Outcome.STOPPED) : api.tests().byId(testId)
+          : services.transitions().move(test, QuickTestStatus.QUEUED, QuickTestStatus.RUNNING, null);
+      return started.compose(ok -> !ok ? Future.succeededFuture(Outcome.STOPPED) : services.tests().byId(testId)
           .compose(running -> running.isEmpty() ? Future.succeededFuture(Outcome.STOPPED) : resume(running.get(), engine.get())));
     }).recover(err -> closed ? Future.succeededFuture(Outcome.INTERRUPTED) : Future.failedFuture(err));
   }
@@ -84,10 +83,10 @@ final class Simulation {
   private Future<Outcome> resume(JsonObject test, EngineSpec engine) {
     int seed = seedOf(testId);
     Instant started = Timestamps.parse(test.getString("started_at")).orElseGet(Instant::now);
-    return api.agents().byIdIncludingDeleted(test.getString("agent_id")).compose(agent -> {
+    return services.agents().byIdIncludingDeleted(test.getString("agent_id")).compose(agent -> {
       SimulationPlan plan = SimulationPlan.create(test, agent.orElseGet(JsonObject::new), engine, seed,
           new SplittableRandom(seed), started);
-      return api.eventStore().lineCount(testId).compose(stored -> line(test, plan, (int) Math.min(stored, plan.lines().size())));
+      return services.eventStore().lineCount(testId).compose(stored -> line(test, plan, (int) Math.min(stored, plan.lines().size())));
     });
   }
 
@@ -113,20 +112,20 @@ final class Simulation {
       return result(test, plan);
     }
     String text = lines.get(index);
-    return pause().compose(v -> api.events().write(conn -> api.tests().acceptLogs(conn, testId, null)
+    return pause().compose(v -> services.events().write(conn -> services.tests().acceptLogs(conn, testId, null)
         .map(outcome -> outcome == LogAppend.STORED ? Written.of(true, Event.testLog(testId, text)) : Written.of(false))))
         .compose(stored -> stored ? line(test, plan, index + 1) : Future.succeededFuture(Outcome.STOPPED));
   }
 
   /** Stores the result and completes the test in one transaction, unless it stopped running meanwhile (cancelled). */
   private Future<Outcome> result(JsonObject test, SimulationPlan plan) {
-    return pause().compose(v -> api.events().write(conn -> api.tests().byId(conn, testId).compose(found -> {
+    return pause().compose(v -> services.events().write(conn -> services.tests().byId(conn, testId).compose(found -> {
       JsonObject fresh = found.orElse(null);
       if (fresh == null || !QuickTestStatus.RUNNING.wireName().equals(fresh.getString("status"))) {
         return Future.succeededFuture(Written.of(Outcome.STOPPED));
       }
-      return api.resultRecorder().record(conn, plan.document(), fresh, fresh.getString("agent_id"),
-          fresh.getString("command_id")).compose(recorded -> api.transitions().move(conn, fresh,
+      return services.resultRecorder().record(conn, plan.document(), fresh, fresh.getString("agent_id"),
+          fresh.getString("command_id")).compose(recorded -> services.transitions().move(conn, fresh,
               QuickTestStatus.RUNNING, QuickTestStatus.COMPLETED, null, EndedBy.AGENT).map(moved -> {
                 List<Event> events = new ArrayList<>(recorded.events());
                 events.addAll(moved);
@@ -140,8 +139,8 @@ final class Simulation {
     if (closed) {
       return Future.failedFuture("Simulation of " + testId + " interrupted");
     }
-    long min = api.timings().simulatorMinDelayMs();
-    long max = Math.max(min, api.timings().simulatorMaxDelayMs());
+    long min = services.timings().simulatorMinDelayMs();
+    long max = Math.max(min, services.timings().simulatorMaxDelayMs());
     long delay = Math.max(1, min == max ? min : ThreadLocalRandom.current().nextLong(min, max + 1));
     Promise<Void> promise = Promise.promise();
     pause = promise;

@@ -3,7 +3,6 @@ package dev.svc.server.simulator;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
 import dev.svc.server.db.StorageFault;
-import dev.svc.server.http.ApiContext;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -36,15 +35,15 @@ public final class TestAgentSimulator extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(TestAgentSimulator.class);
 
-  private final ApiContext api;
+  private final SimulatorServices services;
   /** Test agents busy: looking for their next test, simulating it, or failing a broken one. */
   private final Set<String> busy = new HashSet<>();
   private final Map<String, Simulation> active = new HashMap<>();
   private final Set<Long> retryTimers = new HashSet<>();
   private boolean stopping;
 
-  public TestAgentSimulator(ApiContext api) {
-    this.api = api;
+  public TestAgentSimulator(SimulatorServices services) {
+    this.services = services;
   }
 
   @Override
@@ -52,7 +51,7 @@ public final class TestAgentSimulator extends VerticleBase {
     return vertx.eventBus().<JsonObject>consumer(EventAddresses.SIMULATOR_RUN,
         message -> wake(message.body() == null ? null : message.body().getString("test_id")))
         .completion()
-        .compose(v -> api.tests().testAgentsWithWork())
+        .compose(v -> services.tests().testAgentsWithWork())
         .map(agents -> {
           if (!agents.isEmpty()) {
             LOG.info("Resuming the simulated tests of {} test agent(s)", agents.size());
@@ -77,7 +76,7 @@ public final class TestAgentSimulator extends VerticleBase {
     if (testId == null || testId.isBlank() || stopping) {
       return;
     }
-    api.tests().byId(testId).onSuccess(found -> found.ifPresent(test -> next(test.getString("agent_id"))))
+    services.tests().byId(testId).onSuccess(found -> found.ifPresent(test -> next(test.getString("agent_id"))))
         .onFailure(err -> LOG.error("Quick test {} not read for its simulation", testId, err));
   }
 
@@ -86,7 +85,7 @@ public final class TestAgentSimulator extends VerticleBase {
     if (agentId == null || stopping || !busy.add(agentId)) {
       return;
     }
-    api.tests().nextOnTestAgent(agentId).onComplete(ar -> {
+    services.tests().nextOnTestAgent(agentId).onComplete(ar -> {
       if (ar.failed() || ar.result().isEmpty() || stopping) {
         if (ar.failed()) {
           LOG.error("Next simulated test of test agent {} not read", agentId, ar.cause());
@@ -99,7 +98,7 @@ public final class TestAgentSimulator extends VerticleBase {
   }
 
   private void launch(String agentId, String testId) {
-    Simulation simulation = new Simulation(vertx, api, testId);
+    Simulation simulation = new Simulation(vertx, services, testId);
     active.put(agentId, simulation);
     simulation.run().onComplete(ar -> {
       active.remove(agentId);
@@ -148,19 +147,19 @@ public final class TestAgentSimulator extends VerticleBase {
    */
   private void failSoon(String agentId, String testId, Throwable cause) {
     long[] id = new long[1];
-    id[0] = vertx.setTimer(Math.max(1, api.timings().simulatorMaxDelayMs()), t -> {
+    id[0] = vertx.setTimer(Math.max(1, services.timings().simulatorMaxDelayMs()), t -> {
       retryTimers.remove(id[0]);
       if (stopping) {
         return;
       }
       String reason = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
       String error = FAILED_PREFIX + (reason.length() > 1000 ? reason.substring(0, 1000) : reason);
-      api.tests().byId(testId).compose(found -> {
+      services.tests().byId(testId).compose(found -> {
         if (found.isEmpty()) {
           return Future.succeededFuture(false);
         }
         QuickTestStatus status = QuickTestStatus.parse(found.get().getString("status")).orElse(QuickTestStatus.FAILED);
-        return api.transitions().move(found.get(), status, QuickTestStatus.FAILED, error);
+        return services.transitions().move(found.get(), status, QuickTestStatus.FAILED, error);
       }).onComplete(ar -> {
         if (ar.failed()) {
           LOG.error("Could not fail quick test {} after its simulation broke", testId, ar.cause());
