@@ -8,13 +8,22 @@ import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.server.db.SqlDatabase;
 import dev.svc.server.housekeeping.HousekeepingVerticle;
-import dev.svc.server.http.ApiContext;
+import dev.svc.server.http.AgentAdminRoutes;
+import dev.svc.server.http.AgentProtocolRoutes;
 import dev.svc.server.http.ApiRouter;
 import dev.svc.server.http.AuthThrottle;
+import dev.svc.server.http.CampaignRoutes;
+import dev.svc.server.http.DownloadRoutes;
+import dev.svc.server.http.EventStreamRoutes;
 import dev.svc.server.http.Guard;
 import dev.svc.server.http.HostAllowlist;
+import dev.svc.server.http.QuickTestRoutes;
 import dev.svc.server.http.RequestGate;
+import dev.svc.server.http.ResultRoutes;
+import dev.svc.server.http.ResultSubmission;
 import dev.svc.server.http.Sessions;
+import dev.svc.server.http.SettingsRoutes;
+import dev.svc.server.http.SystemRoutes;
 import dev.svc.server.legacy.LegacyRoutes;
 import dev.svc.server.packaging.Downloads;
 import dev.svc.server.results.ResultsIndexer;
@@ -190,17 +199,29 @@ public final class SvcServer {
         LiveFleet fleet = new LiveFleet();
         CommandStore commands = new CommandStore(db.pool(), fleet);
         ResultStore results = new ResultStore(db.pool());
-        ApiContext api = new ApiContext(vertx, new AgentStore(db.pool(), fleet), tests, results, new CampaignStore(db.pool()),
-            commands, settingsStore, events, eventStore, settings, engines, guard, clientCa, tls != null,
-            tls == null ? null : tls.pinnableFingerprint(),
-            db.schemaVersion(), config.timings(), new TestTransitions(tests, commands, events, vertx.eventBus(), fleet),
-            new ResultRecorder(results, tests));
-        ResultsIndexer indexer = new ResultsIndexer(vertx, api.results(), config.home().results());
+        AgentStore agents = new AgentStore(db.pool(), fleet);
+        CampaignStore campaigns = new CampaignStore(db.pool());
+        TestTransitions transitions = new TestTransitions(tests, commands, events, vertx.eventBus(), fleet);
+        ResultRecorder resultRecorder = new ResultRecorder(results, tests);
+        ResultsIndexer indexer = new ResultsIndexer(vertx, results, config.home().results());
         Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
+        String caFingerprint = tls == null ? null : tls.pinnableFingerprint();
+        // each area and page is given the services it uses; one router per HTTP verticle
         Supplier<Router> routes = () -> {
-          Router router = ApiRouter.create(api, downloads,
-              dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir)));
-          DashboardRoutes.mount(router, api, config.debug());
+          Router router = ApiRouter.create(vertx, RequestGate.of(guard, agents::tokenHashExists), List.of(
+              new SystemRoutes(guard, db.schemaVersion()),
+              new AgentProtocolRoutes(vertx, agents, events, guard, clientCa, tls != null,
+                  new ResultSubmission(tests, events, transitions, resultRecorder)),
+              new AgentAdminRoutes(agents, commands, events, guard, transitions),
+              new QuickTestRoutes(agents, tests, events, eventStore, engines, guard, transitions),
+              new CampaignRoutes(vertx, agents, tests, campaigns, events, eventStore, engines, guard, transitions),
+              new ResultRoutes(vertx, results, guard),
+              new SettingsRoutes(vertx, settings, guard,
+                  dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir))),
+              new DownloadRoutes(vertx, downloads),
+              new EventStreamRoutes(vertx, events, eventStore, guard, config.timings(), agents, tests, campaigns)));
+          DashboardRoutes.mount(router, vertx, guard, config.debug(), agents, tests, results, campaigns, eventStore, settings,
+              engines, caFingerprint);
           return router;
         };
         // a lock-out's end is logged within a second of it, whether or not its address comes back
@@ -209,12 +230,12 @@ public final class SvcServer {
             .compose(v -> settings.get(GlobalSettings.RESULTS_DIR))
             .compose(dir -> indexer.index(SvcHome.expand(dir)))
             .compose(v -> vertx.deployVerticle(new EventLogVerticle(events)))
-            .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(api.agents(), api.tests(), api.commands(),
-                api.events(), api.transitions(), config.timings())))
-            .compose(v -> vertx.deployVerticle(new TestAgentSimulator(new SimulatorServices(api.agents(), tests,
-                api.transitions(), engines, events, eventStore, api.resultRecorder(), config.timings()))))
-            .compose(v -> vertx.deployVerticle(new CampaignExecutor(new CampaignServices(vertx, api.campaigns(),
-                api.agents(), tests, api.transitions(), events, config.timings()))))
+            .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(agents, tests, commands, events,
+                transitions, config.timings())))
+            .compose(v -> vertx.deployVerticle(new TestAgentSimulator(new SimulatorServices(agents, tests,
+                transitions, engines, events, eventStore, resultRecorder, config.timings()))))
+            .compose(v -> vertx.deployVerticle(new CampaignExecutor(new CampaignServices(vertx, campaigns,
+                agents, tests, transitions, events, config.timings()))))
             .compose(v -> vertx.deployVerticle(new HousekeepingVerticle(new RetentionStore(db.pool()), results, settings)))
             .compose(v -> listen(vertx, routes, options(config, tls)))
             .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db,

@@ -1,5 +1,8 @@
 package dev.svc.server.http;
 
+import dev.svc.server.events.EventLog;
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.CommandStore;
 import dev.svc.server.store.Flags;
 import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
@@ -27,17 +30,26 @@ import java.util.Map;
  * issues the token), rotation, deletion (which revokes the agent's credentials), test agents,
  * settings and cleanup. All need the global token or a logged-in session.
  */
-final class AgentAdminRoutes {
+public final class AgentAdminRoutes implements ApiArea {
 
-  private final ApiContext api;
+  private final AgentStore agents;
+  private final CommandStore commands;
+  private final EventLog events;
+  private final Guard guard;
+  private final TestTransitions transitions;
 
-  AgentAdminRoutes(ApiContext api) {
-    this.api = api;
+  public AgentAdminRoutes(AgentStore agents, CommandStore commands, EventLog events, Guard guard, TestTransitions transitions) {
+    this.agents = agents;
+    this.commands = commands;
+    this.events = events;
+    this.guard = guard;
+    this.transitions = transitions;
   }
 
-  void mount(Router router, BodyHandler body) {
+  @Override
+  public void mount(Router router, BodyHandler body, BodyHandler largeBody) {
     // credentials before the body: a caller without them is refused before the server reads its body
-    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
+    Handler<RoutingContext> global = BeforeBody.of(guard.globalFirst());
     router.post("/api/v1/agents/test").handler(global).handler(body).handler(Handlers.async(this::createTestAgent));
     router.post("/api/v1/agents").handler(global).handler(body).handler(Handlers.async(this::provision));
     router.get("/api/v1/agents").handler(Handlers.async(this::list));
@@ -53,10 +65,10 @@ final class AgentAdminRoutes {
   // --- the agent resource ---
 
   private Future<?> list(RoutingContext ctx) {
-    api.guard().global(ctx);
-    return api.agents().all().compose(rows -> {
+    guard.global(ctx);
+    return agents.all().compose(rows -> {
       List<Future<JsonObject>> views = rows.stream()
-          .map(row -> api.agents().settings(row.getString("id")).map(s -> Views.agent(row, s))).toList();
+          .map(row -> agents.settings(row.getString("id")).map(s -> Views.agent(row, s))).toList();
       return Future.all(views).map(all -> {
         JsonArray out = new JsonArray();
         views.forEach(f -> out.add(f.result()));
@@ -73,12 +85,12 @@ final class AgentAdminRoutes {
   }
 
   private Future<JsonObject> requireAgent(String id) {
-    return api.agents().byId(id).map(found -> found.orElseThrow(() -> ApiError.notFound("Agent '" + id + "' not found")));
+    return agents.byId(id).map(found -> found.orElseThrow(() -> ApiError.notFound("Agent '" + id + "' not found")));
   }
 
   private Future<?> get(RoutingContext ctx) {
-    api.guard().global(ctx);
-    return requireAgent(ctx.pathParam("id")).compose(agent -> api.agents().settings(agent.getString("id"))
+    guard.global(ctx);
+    return requireAgent(ctx.pathParam("id")).compose(agent -> agents.settings(agent.getString("id"))
         .map(settings -> {
           Replies.ok(ctx, Views.agent(agent, settings));
           return null;
@@ -86,7 +98,7 @@ final class AgentAdminRoutes {
   }
 
   private Future<?> patch(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     Body body = Body.of(ctx);
     for (String key : body.json().fieldNames()) {
       if (!List.of("name", "notes", "tags").contains(key)) {
@@ -100,35 +112,35 @@ final class AgentAdminRoutes {
     return requireAgent(id).compose(agent -> {
       String name = newName == null ? agent.getString("name") : newName;
       Future<Void> notAnId = newName == null || newName.equals(agent.getString("name")) ? Future.succeededFuture()
-          : AgentNames.requireNameIsNoAgentId(api.agents(), newName);
-      return notAnId.compose(v -> uniqueName(newName, api.agents().patch(id, name,
+          : AgentNames.requireNameIsNoAgentId(agents, newName);
+      return notAnId.compose(v -> uniqueName(newName, agents.patch(id, name,
           body.has("notes") ? notes : agent.getString("notes"),
           tags != null ? new JsonArray(List.copyOf(tags)).encode() : agent.getString("tags"))));
-    }).compose(v -> requireAgent(id)).compose(agent -> api.agents().settings(id).map(s -> {
+    }).compose(v -> requireAgent(id)).compose(agent -> agents.settings(id).map(s -> {
       Replies.ok(ctx, Views.agent(agent, s));
       return null;
     }));
   }
 
   private Future<?> delete(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     String id = ctx.pathParam("id");
     return requireAgent(id).compose(agent -> {
       String name = agent.getString("name");
-      return api.events().write(conn -> api.agents().delete(conn, id).compose(deleted -> {
+      return events.write(conn -> agents.delete(conn, id).compose(deleted -> {
         if (!deleted) {
           return Future.succeededFuture(Written.of(false));
         }
         // deleting revokes the agent's credentials: its token stays bound to the deleted row, its certificates are listed
-        return api.agents().revokeCertificates(conn, id, name)
-            .compose(v -> api.transitions().failAllHeldBy(conn, id, TestTransitions.AGENT_DELETED)).map(failed -> {
+        return agents.revokeCertificates(conn, id, name)
+            .compose(v -> transitions.failAllHeldBy(conn, id, TestTransitions.AGENT_DELETED)).map(failed -> {
               List<Event> out = new java.util.ArrayList<>(failed);
               out.add(new Event(id, EventType.AGENT_STATUS, new JsonObject().put("agent_id", id)
                   .put("name", name).put("status", "deleted")));
               return Written.of(true, out);
             });
       })).compose(deleted -> !deleted ? Future.succeededFuture(false)
-          : api.agents().refresh(id).compose(v -> api.agents().refreshRevoked(id, name)).map(true));
+          : agents.refresh(id).compose(v -> agents.refreshRevoked(id, name)).map(true));
     }).map(deleted -> {
       if (!deleted) {
         throw ApiError.notFound("Agent '" + id + "' not found");
@@ -139,7 +151,7 @@ final class AgentAdminRoutes {
   }
 
   private Future<?> createTestAgent(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     Body body = Body.of(ctx);
     String name = TextFields.line("name", body.requireString("name"), 255);
     String arch = body.optString("cpu_arch", "amd64");
@@ -160,9 +172,9 @@ final class AgentAdminRoutes {
         .put("is_test_agent", true);
     String id = Ids.newId();
     fields.put("id", id);
-    return AgentNames.requireNameIsNoAgentId(api.agents(), name)
-        .compose(v -> uniqueName(name, api.agents().insert(fields)))
-        .compose(v -> requireAgent(id)).compose(agent -> api.agents().settings(agent.getString("id")).map(s -> {
+    return AgentNames.requireNameIsNoAgentId(agents, name)
+        .compose(v -> uniqueName(name, agents.insert(fields)))
+        .compose(v -> requireAgent(id)).compose(agent -> agents.settings(agent.getString("id")).map(s -> {
       Replies.json(ctx, 201, Views.agent(agent, s));
       return null;
     }));
@@ -173,14 +185,14 @@ final class AgentAdminRoutes {
    * server with a global token can enrol agents that never see the global token.
    */
   private Future<?> provision(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     String name = TextFields.line("name", Body.of(ctx).requireString("name"), 255);
     String id = Ids.newId();
     String token = Ids.newToken();
     JsonObject fields = new JsonObject().put("id", id).put("name", name).put("hostname", name)
         .put("port", 8090).put("status", "provisioned").put("is_test_agent", false)
         .put("token_hash", Tokens.sha256Hex(token)).put("token_prefix", Tokens.prefix(token));
-    return AgentNames.requireNameIsNoAgentId(api.agents(), name).compose(v -> uniqueName(name, api.agents().insert(fields))).map(v -> {
+    return AgentNames.requireNameIsNoAgentId(agents, name).compose(v -> uniqueName(name, agents.insert(fields))).map(v -> {
       Replies.json(ctx, 201, new JsonObject().put("agent_id", id).put("name", name).put("token", token)
           .put("token_prefix", Tokens.prefix(token)));
       return null;
@@ -188,14 +200,14 @@ final class AgentAdminRoutes {
   }
 
   private Future<?> rotateToken(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     String id = ctx.pathParam("id");
     return requireAgent(id).compose(agent -> {
       if (Flags.isTrue(agent.getValue("is_test_agent"))) {
         throw ApiError.conflict("Test agents have no token");
       }
       String token = Ids.newToken();
-      return api.agents().bindToken(id, agent.getString("name"), Tokens.sha256Hex(token), Tokens.prefix(token)).map(v -> {
+      return agents.bindToken(id, agent.getString("name"), Tokens.sha256Hex(token), Tokens.prefix(token)).map(v -> {
         Replies.ok(ctx, new JsonObject().put("agent_id", id).put("token", token).put("token_prefix", Tokens.prefix(token)));
         return null;
       });
@@ -203,8 +215,8 @@ final class AgentAdminRoutes {
   }
 
   private Future<?> getSettings(RoutingContext ctx) {
-    api.guard().global(ctx);
-    return requireAgent(ctx.pathParam("id")).compose(agent -> api.agents().settings(agent.getString("id")))
+    guard.global(ctx);
+    return requireAgent(ctx.pathParam("id")).compose(agent -> agents.settings(agent.getString("id")))
         .map(settings -> {
           Replies.ok(ctx, new JsonObject(new LinkedHashMap<>(settings)));
           return null;
@@ -212,7 +224,7 @@ final class AgentAdminRoutes {
   }
 
   private Future<?> putSettings(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     Body body = Body.of(ctx);
     Map<String, String> values = new LinkedHashMap<>();
     for (String key : body.json().fieldNames()) {
@@ -223,7 +235,7 @@ final class AgentAdminRoutes {
       values.put(key, v.value());
     }
     return requireAgent(ctx.pathParam("id"))
-        .compose(agent -> api.agents().putSettings(agent.getString("id"), values))
+        .compose(agent -> agents.putSettings(agent.getString("id"), values))
         .map(settings -> {
           Replies.ok(ctx, new JsonObject(new LinkedHashMap<>(settings)));
           return null;
@@ -231,18 +243,18 @@ final class AgentAdminRoutes {
   }
 
   private Future<?> cleanup(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     Body body = Body.orEmpty(ctx);
     String requested = body.optString("model_path", "");
     return requireAgent(ctx.pathParam("id")).compose(agent -> {
       if (Flags.isTrue(agent.getValue("is_test_agent"))) {
         throw ApiError.conflict("Test agents have no storage to clean up");
       }
-      return api.agents().settings(agent.getString("id")).compose(settings -> {
+      return agents.settings(agent.getString("id")).compose(settings -> {
         String modelPath = ModelStoragePaths.cleanupTarget("model_path", requested,
             settings.get(AgentSettings.MODEL_STORAGE_DIR));
         String commandId = Ids.newId();
-        return api.commands().enqueue(commandId, agent.getString("id"), "cleanup_storage", null,
+        return commands.enqueue(commandId, agent.getString("id"), "cleanup_storage", null,
             new JsonObject().put("model_path", modelPath)).map(v -> {
               Replies.json(ctx, 202, new JsonObject().put("command_id", commandId).put("queued", true));
               return null;

@@ -1,5 +1,9 @@
 package dev.svc.server.http;
 
+import dev.svc.core.tls.CertificateAuthority;
+import dev.svc.server.events.EventLog;
+import dev.svc.server.store.AgentStore;
+import io.vertx.core.Vertx;
 import dev.svc.server.store.Flags;
 import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
@@ -26,20 +30,34 @@ import java.util.List;
  * heartbeats and result reports. Each needs the agent's token (or the global one) and, on HTTPS,
  * registration and heartbeat a certificate naming the agent; the token is prechecked before the body.
  */
-final class AgentProtocolRoutes {
+public final class AgentProtocolRoutes implements ApiArea {
 
   /** Command ids one heartbeat may acknowledge. */
   static final int MAX_ACKS = 1000;
 
-  private final ApiContext api;
+  private final Vertx vertx;
+  private final AgentStore agents;
+  private final EventLog events;
+  private final Guard guard;
+  private final CertificateAuthority ca;
+  private final boolean mutualTls;
+  private final ResultSubmission submission;
 
-  AgentProtocolRoutes(ApiContext api) {
-    this.api = api;
+  public AgentProtocolRoutes(Vertx vertx, AgentStore agents, EventLog events, Guard guard, CertificateAuthority ca, boolean mutualTls,
+      ResultSubmission submission) {
+    this.vertx = vertx;
+    this.agents = agents;
+    this.events = events;
+    this.guard = guard;
+    this.ca = ca;
+    this.mutualTls = mutualTls;
+    this.submission = submission;
   }
 
-  void mount(Router router, BodyHandler body, BodyHandler largeBody) {
+  @Override
+  public void mount(Router router, BodyHandler body, BodyHandler largeBody) {
     // a caller without credentials, or with a token no live agent holds, is refused before its body is read
-    Handler<RoutingContext> precheck = BeforeBody.of(api.guard().agentPrecheck(api.agents()::tokenState));
+    Handler<RoutingContext> precheck = BeforeBody.of(guard.agentPrecheck(agents::tokenState));
     router.post("/api/v1/agents/register").handler(precheck).handler(body).handler(Handlers.async(this::register));
     router.post("/api/v1/agents/certificate").handler(precheck).handler(body).handler(Handlers.async(this::certificate));
     router.post("/api/v1/agents/:id/heartbeat").handler(precheck).handler(body).handler(Handlers.async(this::heartbeat));
@@ -50,14 +68,14 @@ final class AgentProtocolRoutes {
   // --- registration and heartbeat (the agent protocol) ---
 
   private Future<?> register(RoutingContext ctx) {
-    if (api.mutualTls()) {
-      ClientCertificates.require(ctx, api.ca(), api.agents()::certificateRevoked);
+    if (mutualTls) {
+      ClientCertificates.require(ctx, ca, agents::certificateRevoked);
     }
     Body body = Body.of(ctx);
     JsonObject fields = registrationFields(body);
     String name = fields.getString("name");
-    if (api.mutualTls()) {
-      ClientCertificates.requireFor(ctx, api.ca(), api.agents()::certificateRevoked, api.guard(), name);
+    if (mutualTls) {
+      ClientCertificates.requireFor(ctx, ca, agents::certificateRevoked, guard, name);
     }
     String bearer = Guard.bearer(ctx);
     return register(ctx, fields, bearer, true);
@@ -65,7 +83,7 @@ final class AgentProtocolRoutes {
 
   /** A first registration that loses a race for its name on the unique index becomes a re-registration. */
   private Future<Void> register(RoutingContext ctx, JsonObject fields, String bearer, boolean mayRetry) {
-    return api.agents().byName(fields.getString("name")).compose(existing -> {
+    return agents.byName(fields.getString("name")).compose(existing -> {
       if (existing.isPresent()) {
         return reRegister(ctx, existing.get(), fields, bearer);
       }
@@ -80,24 +98,24 @@ final class AgentProtocolRoutes {
    * operator provisions it again. On an open server the presented token is bound (trust on first use).
    */
   private Future<Void> firstRegistration(RoutingContext ctx, JsonObject fields, String bearer) {
-    if (!api.guard().hasGlobalToken() || (bearer != null && api.guard().isGlobalToken(bearer))) {
+    if (!guard.hasGlobalToken() || (bearer != null && guard.isGlobalToken(bearer))) {
       return insertRegistration(ctx, fields, bearer);
     }
     if (bearer == null) {
-      throw api.guard().refuse(ctx,
+      throw guard.refuse(ctx,
           ApiError.unauthorized("Authentication required: register with the server's token or one it issued"), false);
     }
-    throw api.guard().refuse(ctx,
+    throw guard.refuse(ctx,
         ApiError.forbidden("Unknown token: on this server an agent registers with a token the server issued"), true);
   }
 
   private Future<Void> insertRegistration(RoutingContext ctx, JsonObject fields, String bearer) {
     String id = Ids.newId();
     fields.put("id", id).put("status", AgentStatus.ONLINE.wireName()).put("is_test_agent", false);
-    if (bearer != null && !api.guard().isGlobalToken(bearer)) {
+    if (bearer != null && !guard.isGlobalToken(bearer)) {
       fields.put("token_hash", Tokens.sha256Hex(bearer)).put("token_prefix", Tokens.prefix(bearer));
     }
-    return AgentNames.requireNameIsNoAgentId(api.agents(), fields.getString("name")).compose(v -> api.agents().insert(fields))
+    return AgentNames.requireNameIsNoAgentId(agents, fields.getString("name")).compose(v -> agents.insert(fields))
         .compose(v -> registered(ctx, id, fields.getString("name")));
   }
 
@@ -116,27 +134,27 @@ final class AgentProtocolRoutes {
           + " register under its name: choose another name");
     }
     String hash = agent.getString("token_hash");
-    boolean global = bearer != null && api.guard().isGlobalToken(bearer);
-    if (hash != null || api.guard().hasGlobalToken()) {
+    boolean global = bearer != null && guard.isGlobalToken(bearer);
+    if (hash != null || guard.hasGlobalToken()) {
       if (bearer == null) {
-        throw api.guard().refuse(ctx,
+        throw guard.refuse(ctx,
             ApiError.unauthorized("Authentication required: this agent name is bound to a token"), false);
       }
       if (!global && !Tokens.matchesHash(bearer, hash)) {
-        throw api.guard().refuse(ctx,
+        throw guard.refuse(ctx,
             ApiError.forbidden("Token does not match the one bound to agent '" + name + "'"), true);
       }
     } else if (bearer != null) {
-      throw api.guard().refuse(ctx, ApiError.forbidden("Agent '" + name + "' was registered without a token and"
+      throw guard.refuse(ctx, ApiError.forbidden("Agent '" + name + "' was registered without a token and"
           + " a registration cannot bind one to it; give it a token with POST /api/v1/agents/" + id
           + "/rotate-token and configure the agent with that token"), false);
     }
     fields.put("status", AgentStatus.ONLINE.wireName());
-    return api.agents().updateRegistration(id, fields).compose(v -> registered(ctx, id, name));
+    return agents.updateRegistration(id, fields).compose(v -> registered(ctx, id, name));
   }
 
   private Future<Void> registered(RoutingContext ctx, String id, String name) {
-    return api.agents().settings(id).compose(settings -> agentStatusEvent(id, name, AgentStatus.ONLINE.wireName())
+    return agents.settings(id).compose(settings -> agentStatusEvent(id, name, AgentStatus.ONLINE.wireName())
         .map(v -> {
           Replies.json(ctx, 201, new JsonObject().put("agent_id", id)
               .put("heartbeat_interval_s", AgentSettings.heartbeatIntervalS(settings)));
@@ -224,8 +242,8 @@ final class AgentProtocolRoutes {
   }
 
   private Future<?> heartbeat(RoutingContext ctx) {
-    if (api.mutualTls()) {
-      ClientCertificates.require(ctx, api.ca(), api.agents()::certificateRevoked);
+    if (mutualTls) {
+      ClientCertificates.require(ctx, ca, agents::certificateRevoked);
     }
     Body body = Body.orEmpty(ctx);
     String reported = body.optString("status", AgentStatus.IDLE.wireName());
@@ -245,22 +263,22 @@ final class AgentProtocolRoutes {
     }
     // the agent comes from memory (LiveFleet): a heartbeat that changes nothing never waits on the database
     String idOrName = ctx.pathParam("id");
-    LiveFleet.Agent agent = api.agents().fleet().liveByIdOrName(idOrName)
+    LiveFleet.Agent agent = agents.fleet().liveByIdOrName(idOrName)
         .orElseThrow(() -> ApiError.notFound("Agent '" + idOrName + "' not found; register again"));
-    api.guard().agentWithTokenHash(ctx, agent.tokenHash());
+    guard.agentWithTokenHash(ctx, agent.tokenHash());
     if (agent.testAgent()) {
       throw ApiError.conflict("'" + agent.name() + "' is a test agent, simulated by this server;"
           + " it takes no heartbeats");
     }
-    if (api.mutualTls()) {
-      ClientCertificates.requireFor(ctx, api.ca(), api.agents()::certificateRevoked, api.guard(), agent.name());
+    if (mutualTls) {
+      ClientCertificates.requireFor(ctx, ca, agents::certificateRevoked, guard, agent.name());
     }
     String id = agent.id();
     JsonObject request = new JsonObject().put("agent_id", id).put("metrics", metrics);
     if (acks != null) {
       request.put("acked_command_ids", new JsonArray(List.copyOf(acks)));
     }
-    return api.vertx().eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT, request).map(reply -> {
+    return vertx.eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT, request).map(reply -> {
       Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).mergeIn(reply.body()));
       return null;
     });
@@ -277,7 +295,7 @@ final class AgentProtocolRoutes {
   }
 
   private Future<Void> agentStatusEvent(String id, String name, String status) {
-    return api.events().append(id, EventType.AGENT_STATUS,
+    return events.append(id, EventType.AGENT_STATUS,
         new JsonObject().put("agent_id", id).put("name", name).put("status", status)).mapEmpty();
   }
 
@@ -293,26 +311,26 @@ final class AgentProtocolRoutes {
     Body body = Body.of(ctx);
     String csr = body.requireString("csr");
     String name = TextFields.line("name", body.requireString("name"), 255);
-    return api.agents().byName(name).compose(existing -> {
+    return agents.byName(name).compose(existing -> {
       JsonObject agent = existing.orElse(null);
-      if (agent == null && api.guard().hasGlobalToken()) {
-        api.guard().global(ctx);
+      if (agent == null && guard.hasGlobalToken()) {
+        guard.global(ctx);
       } else {
-        api.guard().agent(ctx, agent);
+        guard.agent(ctx, agent);
       }
-      if (api.ca() == null || !api.ca().canIssue()) {
+      if (ca == null || !ca.canIssue()) {
         throw new ApiError(409, "This server has no CA key to issue agent certificates (TLS is off or the CA is external)");
       }
       String bearer = Guard.bearer(ctx);
       String hash = agent == null ? null : agent.getString("token_hash");
-      String enrolment = bearer != null && !api.guard().isGlobalToken(bearer) && Tokens.matchesHash(bearer, hash)
+      String enrolment = bearer != null && !guard.isGlobalToken(bearer) && Tokens.matchesHash(bearer, hash)
           ? hash : null;
-      return api.vertx().executeBlocking(() -> issue(csr, name)).compose(issued -> api.agents()
+      return vertx.executeBlocking(() -> issue(csr, name)).compose(issued -> agents
           .recordCertificate(agent == null ? null : agent.getString("id"), name, enrolment, issued.fingerprint(),
               issued.notAfter())
           .map(recorded -> {
             if (!recorded) {
-              throw api.guard().refuse(ctx, ApiError.forbidden("This token has already obtained a certificate for agent '"
+              throw guard.refuse(ctx, ApiError.forbidden("This token has already obtained a certificate for agent '"
                   + name + "': enrolment is single use. To enrol the host again, rotate the agent's token (its page, or"
                   + " POST /api/v1/agents/" + agent.getString("id") + "/rotate-token) and run svc-agent init with the"
                   + " new token"), false);
@@ -329,7 +347,7 @@ final class AgentProtocolRoutes {
 
   private IssuedCertificate issue(String csr, String name) {
     try {
-      return api.ca().issueFromCsr(csr, name);
+      return ca.issueFromCsr(csr, name);
     } catch (IllegalArgumentException e) {
       throw ApiError.badRequest(e.getMessage());
     }
@@ -343,10 +361,10 @@ final class AgentProtocolRoutes {
     String error = TextFields.limit("error", body.optString("error", null), 100_000);
     JsonObject data = body.optObject("result_data");
     String agentRef = ctx.pathParam("id");
-    return api.agents().byIdOrName(agentRef).compose(found -> {
+    return agents.byIdOrName(agentRef).compose(found -> {
       JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentRef + "' not found"));
-      api.guard().agent(ctx, agent);
-      return new ResultSubmission(api).submit(agent, commandId, testIdField, status, error, data);
+      guard.agent(ctx, agent);
+      return submission.submit(agent, commandId, testIdField, status, error, data);
     }).map(reply -> {
       Replies.json(ctx, 202, reply);
       return null;

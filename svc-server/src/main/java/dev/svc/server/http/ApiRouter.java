@@ -1,10 +1,9 @@
 package dev.svc.server.http;
 
-import dev.svc.server.packaging.Downloads;
-import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.util.function.Function;
+import java.util.List;
 
 /** The REST API under /api/v1: every route, the body limits and the JSON failure handling. */
 public final class ApiRouter {
@@ -15,12 +14,16 @@ public final class ApiRouter {
   private ApiRouter() {
   }
 
-  public static Router create(ApiContext api, Downloads downloads, Function<String, Future<?>> resultsDirChanged) {
-    Router router = Router.router(api.vertx());
+  /**
+   * The API's router: the Host allowlist and throttle first ({@code gate}), the query decoded once,
+   * then every area's routes, then the JSON failure handling.
+   */
+  public static Router create(Vertx vertx, RequestGate gate, List<ApiArea> areas) {
+    Router router = Router.router(vertx);
     BodyHandler body = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
     BodyHandler largeBody = BodyHandler.create(false).setBodyLimit(RESULT_BODY_LIMIT);
     // first of all, for the dashboard too: the Host allowlist and the failed-authentication throttle
-    router.route().handler(RequestGate.of(api.guard(), api.agents()::tokenHashExists));
+    router.route().handler(gate);
     router.route("/api/*").handler(ctx -> {
       ctx.response().putHeader("X-Content-Type-Options", "nosniff");
       try {
@@ -31,15 +34,7 @@ public final class ApiRouter {
       }
       ctx.next();
     });
-    new SystemRoutes(api).mount(router, body);
-    new AgentProtocolRoutes(api).mount(router, body, largeBody);
-    new AgentAdminRoutes(api).mount(router, body);
-    new QuickTestRoutes(api).mount(router, body);
-    new CampaignRoutes(api).mount(router, body);
-    new ResultRoutes(api).mount(router, body);
-    new SettingsRoutes(api, resultsDirChanged).mount(router, body);
-    new DownloadRoutes(api, downloads).mount(router);
-    new EventStreamRoutes(api).mount(router);
+    areas.forEach(area -> area.mount(router, body, largeBody));
     router.route("/api/*").failureHandler(new ApiFailureHandler());
     router.errorHandler(400, ctx -> unmatched(ctx, 400, "Bad request: "));
     router.errorHandler(404, ctx -> unmatched(ctx, 404, "Not found: "));

@@ -1,5 +1,13 @@
 package dev.svc.server.http;
 
+import dev.svc.server.quicktests.TestTransitions;
+import dev.svc.engines.EngineCatalog;
+import dev.svc.server.events.EventLog;
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.CampaignStore;
+import dev.svc.server.store.EventStore;
+import dev.svc.server.store.QuickTestStore;
+import io.vertx.core.Vertx;
 import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.Benchmarks;
@@ -21,19 +29,37 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
 /** Campaigns: create (validated), list, detail with counters and rows, launch, cancel, logs, delete. */
-final class CampaignRoutes {
+public final class CampaignRoutes implements ApiArea {
 
   static final int MAX_MATRIX = 1000;
 
-  private final ApiContext api;
+  private final Vertx vertx;
+  private final AgentStore agents;
+  private final QuickTestStore tests;
+  private final CampaignStore campaigns;
+  private final EventLog events;
+  private final EventStore eventStore;
+  private final EngineCatalog engines;
+  private final Guard guard;
+  private final TestTransitions transitions;
 
-  CampaignRoutes(ApiContext api) {
-    this.api = api;
+  public CampaignRoutes(Vertx vertx, AgentStore agents, QuickTestStore tests, CampaignStore campaigns, EventLog events, EventStore eventStore, EngineCatalog engines, Guard guard,
+      TestTransitions transitions) {
+    this.vertx = vertx;
+    this.agents = agents;
+    this.tests = tests;
+    this.campaigns = campaigns;
+    this.events = events;
+    this.eventStore = eventStore;
+    this.engines = engines;
+    this.guard = guard;
+    this.transitions = transitions;
   }
 
-  void mount(Router router, BodyHandler body) {
+  @Override
+  public void mount(Router router, BodyHandler body, BodyHandler largeBody) {
     // credentials before the body: a caller without them is refused before the server reads its body
-    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
+    Handler<RoutingContext> global = BeforeBody.of(guard.globalFirst());
     router.get("/api/v1/campaigns").handler(Handlers.async(this::list));
     router.post("/api/v1/campaigns").handler(global).handler(body).handler(Handlers.async(this::create));
     router.get("/api/v1/campaigns/:id").handler(Handlers.async(this::get));
@@ -44,13 +70,13 @@ final class CampaignRoutes {
   }
 
   private Future<?> list(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     Pagination page = Pagination.withCursor(ctx);
     String status = ctx.request().getParam("status");
     if (status != null && !status.isEmpty() && CampaignStatus.parse(status).isEmpty()) {
       throw ApiError.badRequest("Query parameter 'status' must be one of draft, queued, running, completed, failed, cancelled");
     }
-    return api.campaigns().list(status, page.perPage(), page.offset(), page.cursor()).map(p -> {
+    return campaigns.list(status, page.perPage(), page.offset(), page.cursor()).map(p -> {
       JsonArray items = new JsonArray();
       p.items().forEach(row -> items.add(Views.campaign(row)));
       Replies.ok(ctx, page.envelope(items, p.total(), p.next()));
@@ -59,7 +85,7 @@ final class CampaignRoutes {
   }
 
   private Future<?> create(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     Body body = Body.of(ctx);
     String name = TextFields.line("name", body.requireString("name"), 255);
     String description = TextFields.text("description", body.optString("description", ""), 10_000);
@@ -80,11 +106,11 @@ final class CampaignRoutes {
     }
     JsonObject normalized = new JsonObject().put("models", models).put("engines", engines).put("benchmarks", benchmarks)
         .put("suite_name", suite).put("force", force);
-    return api.agents().byId(agentId).compose(found -> {
+    return agents.byId(agentId).compose(found -> {
       JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentId + "' not found"));
       checkMatrix(agent, models, engines, force);
       String id = Ids.newId();
-      return api.events().write(conn -> api.campaigns().insert(conn, id, name, description, agentId, normalized, total)
+      return events.write(conn -> campaigns.insert(conn, id, name, description, agentId, normalized, total)
           .map(v -> Written.of((Void) null, new Event(id, EventType.CAMPAIGN_CREATED,
               new JsonObject().put("campaign_id", id).put("name", name)))))
           .compose(v -> detail(id));
@@ -138,14 +164,14 @@ final class CampaignRoutes {
         throw ApiError.badRequest("config.engines items must be objects {\"name\",\"suite\"?}");
       }
       Object name = engine.getValue("name");
-      if (!(name instanceof String) || api.engines().find((String) name).isEmpty()) {
-        throw ApiError.badRequest("Unknown engine '" + name + "'; known engines: " + String.join(", ", api.engines().names()));
+      if (!(name instanceof String) || this.engines.find((String) name).isEmpty()) {
+        throw ApiError.badRequest("Unknown engine '" + name + "'; known engines: " + String.join(", ", this.engines.names()));
       }
       Object suite = engine.getValue("suite");
       if (suite != null && !(suite instanceof String)) {
         throw ApiError.badRequest("config.engines[].suite must be a string");
       }
-      JsonObject norm = new JsonObject().put("name", api.engines().find((String) name).get().name());
+      JsonObject norm = new JsonObject().put("name", this.engines.find((String) name).get().name());
       if (suite != null) {
         norm.put("suite", suite);
       }
@@ -175,7 +201,7 @@ final class CampaignRoutes {
   private void checkMatrix(JsonObject agent, JsonArray models, JsonArray engines, boolean force) {
     CpuArch arch = CpuArch.parse(agent.getString("cpu_arch")).orElse(null);
     for (Object e : engines) {
-      EngineSpec engine = api.engines().find(((JsonObject) e).getString("name")).orElseThrow();
+      EngineSpec engine = this.engines.find(((JsonObject) e).getString("name")).orElseThrow();
       for (Object m : models) {
         Verdict v = Compatibility.check(engine, arch, ((JsonObject) m).getString("path"), force);
         if (!v.compatible()) {
@@ -186,9 +212,9 @@ final class CampaignRoutes {
   }
 
   private Future<JsonObject> detail(String id) {
-    return api.campaigns().byId(id).compose(found -> {
+    return campaigns.byId(id).compose(found -> {
       JsonObject row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
-      return api.campaigns().tests(id).map(tests -> {
+      return campaigns.tests(id).map(tests -> {
         JsonArray rows = new JsonArray();
         tests.forEach(rows::add);
         return Views.campaign(row).put("quick_tests", rows);
@@ -197,7 +223,7 @@ final class CampaignRoutes {
   }
 
   private Future<?> get(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     return detail(ctx.pathParam("id")).map(c -> {
       Replies.ok(ctx, c);
       return null;
@@ -205,13 +231,13 @@ final class CampaignRoutes {
   }
 
   private Future<?> delete(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     String id = ctx.pathParam("id");
     return detail(id).compose(c -> {
       if (CampaignStatus.RUNNING.wireName().equals(c.getString("status"))) {
         throw ApiError.conflict("Campaign " + id + " is running; cancel it first");
       }
-      return api.campaigns().delete(id);
+      return campaigns.delete(id);
     }).map(deleted -> {
       if (!deleted) {
         throw ApiError.conflict("Campaign " + id + " started running meanwhile; cancel it first");
@@ -222,26 +248,26 @@ final class CampaignRoutes {
   }
 
   private Future<?> launch(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     String id = ctx.pathParam("id");
     return moveCampaign(id, CampaignStatus.QUEUED).map(c -> {
-      api.vertx().eventBus().send(EventAddresses.CAMPAIGN_LAUNCH, new JsonObject().put("campaign_id", id));
+      vertx.eventBus().send(EventAddresses.CAMPAIGN_LAUNCH, new JsonObject().put("campaign_id", id));
       Replies.json(ctx, 202, c);
       return null;
     });
   }
 
   private Future<?> cancel(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     String id = ctx.pathParam("id");
-    return api.campaigns().byId(id).compose(found -> {
+    return campaigns.byId(id).compose(found -> {
       JsonObject row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
       CampaignStatus current = CampaignStatus.parse(row.getString("status")).orElseThrow();
       if (!current.canCancel()) {
         throw ApiError.conflict("Campaign " + id + " is " + current.wireName() + "; only queued or running campaigns can be cancelled");
       }
       return moveCampaign(id, CampaignStatus.CANCELLED).compose(c -> cancelActiveRows(id).map(v -> {
-        api.vertx().eventBus().send(EventAddresses.CAMPAIGN_CANCEL, new JsonObject().put("campaign_id", id));
+        vertx.eventBus().send(EventAddresses.CAMPAIGN_CANCEL, new JsonObject().put("campaign_id", id));
         return c;
       })).compose(c -> detail(id));
     }).map(c -> {
@@ -251,13 +277,13 @@ final class CampaignRoutes {
   }
 
   private Future<Void> cancelActiveRows(String campaignId) {
-    return api.campaigns().tests(campaignId).compose(rows -> {
+    return campaigns.tests(campaignId).compose(rows -> {
       Future<Void> chain = Future.succeededFuture();
       for (JsonObject row : rows) {
         if (QuickTestStatus.parse(row.getString("status")).map(QuickTestStatus::isActive).orElse(false)) {
-          chain = chain.compose(v -> api.tests().byId(row.getString("id")))
+          chain = chain.compose(v -> tests.byId(row.getString("id")))
               .compose(test -> test.isEmpty() ? Future.succeededFuture()
-                  : QuickTestTransitions.cancel(api, test.get()).recover(err -> err instanceof ApiError
+                  : QuickTestTransitions.cancel(transitions, test.get()).recover(err -> err instanceof ApiError
                       ? Future.succeededFuture() : Future.failedFuture(err)));
         }
       }
@@ -266,13 +292,13 @@ final class CampaignRoutes {
   }
 
   private Future<JsonObject> moveCampaign(String id, CampaignStatus target) {
-    return api.campaigns().byId(id).compose(found -> {
+    return campaigns.byId(id).compose(found -> {
       JsonObject row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
       CampaignStatus current = CampaignStatus.parse(row.getString("status")).orElseThrow();
       if (!current.canMoveTo(target)) {
         throw ApiError.conflict("Campaign " + id + " is " + current.wireName() + " and cannot become " + target.wireName());
       }
-      return api.events().write(conn -> api.campaigns().move(conn, id, current, target).map(moved -> moved
+      return events.write(conn -> campaigns.move(conn, id, current, target).map(moved -> moved
           ? Written.of(true, new Event(id, EventType.STATUS, new JsonObject().put("campaign_id", id)
               .put("status", target.wireName()).putNull("error")))
           : Written.of(false))).compose(moved -> {
@@ -285,13 +311,13 @@ final class CampaignRoutes {
   }
 
   private Future<?> logs(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     String id = ctx.pathParam("id");
     long after = Pagination.afterCursor(ctx);
     int limit = Pagination.logLimit(ctx);
-    return api.campaigns().byId(id).compose(found -> {
+    return campaigns.byId(id).compose(found -> {
       found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
-      return api.eventStore().lines(id, after, limit);
+      return eventStore.lines(id, after, limit);
     }).map(rows -> {
       Replies.ok(ctx, Views.logLines(rows));
       return null;

@@ -1,25 +1,28 @@
 package dev.svc.server.http;
 
+import io.vertx.core.Vertx;
 import dev.svc.server.packaging.Downloads;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** Agent package and build-context downloads, with their SHA-256 (no auth: integrity by digest). */
-final class DownloadRoutes {
+public final class DownloadRoutes implements ApiArea {
 
-  private final ApiContext api;
+  private final Vertx vertx;
   private final Downloads downloads;
 
-  DownloadRoutes(ApiContext api, Downloads downloads) {
-    this.api = api;
+  public DownloadRoutes(Vertx vertx, Downloads downloads) {
+    this.vertx = vertx;
     this.downloads = downloads;
   }
 
-  void mount(Router router) {
+  @Override
+  public void mount(Router router, BodyHandler body, BodyHandler largeBody) {
     router.get("/api/v1/agent/package").handler(Handlers.async(ctx -> send(ctx, agentPackage(), "agent package")));
     router.get("/api/v1/agent/package/sha256").handler(Handlers.async(ctx -> digest(ctx, agentPackage(), "agent package")));
     router.get("/api/v1/agent/build-context").handler(Handlers.async(ctx -> send(ctx, buildContext(), "build context")));
@@ -37,7 +40,7 @@ final class DownloadRoutes {
   }
 
   private Future<Optional<Downloads.Archive>> blocking(Callable<Optional<Downloads.Archive>> build) {
-    return api.vertx().executeBlocking(build, false);
+    return vertx.executeBlocking(build, false);
   }
 
   private Future<?> send(RoutingContext ctx, Future<Optional<Downloads.Archive>> archive, String what) {

@@ -1,24 +1,42 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.QuickTestStore;
+import dev.svc.server.store.CampaignStore;
+import dev.svc.server.Timings;
+import dev.svc.server.events.EventLog;
+import dev.svc.server.store.EventStore;
+import io.vertx.core.Vertx;
 import io.vertx.core.Future;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.RoutingContext;
 
 /** The Server-Sent Events endpoints of protocol.md section 7: every event, or the events of one source. */
-final class EventStreamRoutes {
+public final class EventStreamRoutes implements ApiArea {
 
-  private final ApiContext api;
+  private final Vertx vertx;
+  private final EventLog events;
+  private final EventStore eventStore;
+  private final Guard guard;
+  private final Timings timings;
   private final SseSources sources;
   /** This router's streams: a router serves one HTTP verticle instance, so one event loop. */
   private final SseFanout fanout;
 
-  EventStreamRoutes(ApiContext api) {
-    this.api = api;
-    this.sources = new SseSources(api);
-    this.fanout = new SseFanout(api.events());
+  public EventStreamRoutes(Vertx vertx, EventLog events, EventStore eventStore, Guard guard, Timings timings, AgentStore agents,
+      QuickTestStore tests, CampaignStore campaigns) {
+    this.vertx = vertx;
+    this.events = events;
+    this.eventStore = eventStore;
+    this.guard = guard;
+    this.timings = timings;
+    this.sources = new SseSources(agents, tests, campaigns, eventStore);
+    this.fanout = new SseFanout(events);
   }
 
-  void mount(Router router) {
+  @Override
+  public void mount(Router router, BodyHandler body, BodyHandler largeBody) {
     router.get("/api/v1/events").handler(Handlers.async(this::all));
     router.get("/api/v1/events/stream").handler(Handlers.async(this::all));
     router.get("/api/v1/events/stream/:source_id").handler(Handlers.async(this::source));
@@ -30,10 +48,10 @@ final class EventStreamRoutes {
    * {@code reset} frame and goes live, rather than waiting silently for ids that may never come.
    */
   private Future<?> all(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     Long resume = SseRequest.lastEventId(ctx);
     SseRequest.requireEventStream(ctx);
-    return api.eventStore().lastId().compose(newest -> {
+    return eventStore.lastId().compose(newest -> {
       boolean foreign = resume != null && resume > newest;
       SseSession session = session(ctx, SseScope.all());
       if (foreign) {
@@ -50,12 +68,12 @@ final class EventStreamRoutes {
    * any stored event (another database, a reset log) replays from the start after a {@code reset} frame.
    */
   private Future<?> source(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     String id = SseRequest.sourceId(ctx);
     Long resume = SseRequest.lastEventId(ctx);
     return sources.requireFinished(id).compose(finished -> {
       SseRequest.requireEventStream(ctx);
-      return api.eventStore().lastId().compose(newest -> {
+      return eventStore.lastId().compose(newest -> {
         boolean foreign = resume != null && resume > newest;
         long after = resume == null || foreign ? 0 : resume;
         Future<Boolean> more = finished ? sources.hasEventsAfter(id, after) : Future.succeededFuture(true);
@@ -77,7 +95,7 @@ final class EventStreamRoutes {
   }
 
   private SseSession session(RoutingContext ctx, SseScope scope) {
-    return new SseSession(api.vertx(), ctx.response(), api.eventStore(), scope, api.timings().keepaliveMs(),
+    return new SseSession(vertx, ctx.response(), eventStore, scope, timings.keepaliveMs(),
         fanout);
   }
 }

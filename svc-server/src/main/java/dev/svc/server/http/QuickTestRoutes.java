@@ -1,5 +1,11 @@
 package dev.svc.server.http;
 
+import dev.svc.engines.EngineCatalog;
+import dev.svc.server.events.EventLog;
+import dev.svc.server.quicktests.TestTransitions;
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.EventStore;
+import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.Flags;
 import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
@@ -22,27 +28,40 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Quick tests: submit with compatibility checks, list, detail, logs, status reports, cancel. */
-final class QuickTestRoutes {
+public final class QuickTestRoutes implements ApiArea {
 
   static final int MAX_LOG_LINE = 64 * 1024;
   static final int MAX_LOG_BATCH = 1000;
 
-  private final ApiContext api;
+  private final AgentStore agents;
+  private final QuickTestStore tests;
+  private final EventLog events;
+  private final EventStore eventStore;
+  private final EngineCatalog engines;
+  private final Guard guard;
+  private final TestTransitions transitions;
 
-  QuickTestRoutes(ApiContext api) {
-    this.api = api;
+  public QuickTestRoutes(AgentStore agents, QuickTestStore tests, EventLog events, EventStore eventStore, EngineCatalog engines, Guard guard, TestTransitions transitions) {
+    this.agents = agents;
+    this.tests = tests;
+    this.events = events;
+    this.eventStore = eventStore;
+    this.engines = engines;
+    this.guard = guard;
+    this.transitions = transitions;
   }
 
-  void mount(Router router, BodyHandler body) {
+  @Override
+  public void mount(Router router, BodyHandler body, BodyHandler largeBody) {
     // credentials before the body: a caller without them is refused before the server reads its body
-    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
+    Handler<RoutingContext> global = BeforeBody.of(guard.globalFirst());
     router.post("/api/v1/quicktest").handler(global).handler(body).handler(Handlers.async(this::submit));
     router.get("/api/v1/quicktest").handler(Handlers.async(this::list));
     router.get("/api/v1/quicktest/agent-capabilities").handler(Handlers.async(this::capabilities));
     router.get("/api/v1/quicktest/engine-formats").handler(Handlers.async(this::engineFormats));
     router.get("/api/v1/quicktest/:id").handler(Handlers.async(this::get));
     router.get("/api/v1/quicktest/:id/logs").handler(Handlers.async(this::logs));
-    Handler<RoutingContext> precheck = BeforeBody.of(api.guard().agentPrecheck(api.agents()::tokenState));
+    Handler<RoutingContext> precheck = BeforeBody.of(guard.agentPrecheck(agents::tokenState));
     router.post("/api/v1/quicktest/:id/logs").handler(precheck).handler(body).handler(Handlers.async(this::postLogs));
     router.post("/api/v1/quicktest/:id/status").handler(precheck).handler(body).handler(Handlers.async(this::postStatus));
     router.post("/api/v1/quicktest/:id/cancel").handler(precheck).handler(body).handler(Handlers.async(this::cancel));
@@ -72,7 +91,7 @@ final class QuickTestRoutes {
   }
 
   private Future<?> submit(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     Body body = Body.of(ctx);
     String agentId = TextFields.limit("agent_id", body.requireString("agent_id"), 64);
     String modelPath = checkPath("model_path", body.optString("model_path", null), true);
@@ -84,9 +103,9 @@ final class QuickTestRoutes {
       throw ApiError.badRequest("Field 'suite_name' must be a suite name (letters, digits, '_', '-', '.')");
     }
     boolean force = body.optBool("force", false);
-    EngineSpec engine = api.engines().find(engineName).orElseThrow(() -> ApiError.badRequest(
-        "Unknown engine '" + engineName + "'; known engines: " + String.join(", ", api.engines().names())));
-    return api.agents().byId(agentId).compose(found -> {
+    EngineSpec engine = engines.find(engineName).orElseThrow(() -> ApiError.badRequest(
+        "Unknown engine '" + engineName + "'; known engines: " + String.join(", ", engines.names())));
+    return agents.byId(agentId).compose(found -> {
       JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentId + "' not found"));
       CpuArch arch = CpuArch.parse(agent.getString("cpu_arch")).orElse(null);
       Verdict verdict = Compatibility.check(engine, arch, modelPath, force);
@@ -98,7 +117,7 @@ final class QuickTestRoutes {
       JsonObject test = new JsonObject().put("id", id).put("agent_id", agent.getString("id"))
           .put("model_path", modelPath).put("engine_name", engine.name()).put("benchmark_name", benchmark)
           .put("suite_name", suite).put("command_id", commandId).put("force", force);
-      return api.transitions().queue(test, Flags.isTrue(agent.getValue("is_test_agent")))
+      return transitions.queue(test, Flags.isTrue(agent.getValue("is_test_agent")))
           .map(stored -> {
             if (!stored) {
               throw ApiError.notFound("Agent '" + agentId + "' was deleted");
@@ -117,11 +136,11 @@ final class QuickTestRoutes {
   private Future<?> list(RoutingContext ctx) {
     String agentParam = ctx.request().getParam("agent_id");
     if (agentParam == null || agentParam.isEmpty()) {
-      api.guard().global(ctx);
+      guard.global(ctx);
       return list(ctx, null);
     }
-    return api.agents().byIdOrName(agentParam).compose(agent -> {
-      api.guard().agent(ctx, agent.orElse(null));
+    return agents.byIdOrName(agentParam).compose(agent -> {
+      guard.agent(ctx, agent.orElse(null));
       return list(ctx, agent.map(a -> a.getString("id")).orElse(agentParam));
     });
   }
@@ -132,7 +151,7 @@ final class QuickTestRoutes {
     if (status != null && !status.isEmpty() && QuickTestStatus.parse(status).isEmpty()) {
       throw ApiError.badRequest("Query parameter 'status' must be one of queued, dispatched, running, completed, failed");
     }
-    return api.tests().list(status, agentId, ctx.request().getParam("agent_name"),
+    return tests.list(status, agentId, ctx.request().getParam("agent_name"),
         ctx.request().getParam("engine"), ctx.request().getParam("model"), page.perPage(), page.offset(), page.cursor())
         .map(p -> {
           JsonArray items = new JsonArray();
@@ -143,11 +162,11 @@ final class QuickTestRoutes {
   }
 
   private Future<JsonObject> requireTest(String id) {
-    return api.tests().byId(id).map(t -> t.orElseThrow(() -> ApiError.notFound("Quick test '" + id + "' not found")));
+    return tests.byId(id).map(t -> t.orElseThrow(() -> ApiError.notFound("Quick test '" + id + "' not found")));
   }
 
   private Future<?> get(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     return requireTest(ctx.pathParam("id")).map(test -> {
       Replies.ok(ctx, Views.quickTest(test));
       return null;
@@ -155,11 +174,11 @@ final class QuickTestRoutes {
   }
 
   private Future<?> logs(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     long afterId = Pagination.afterCursor(ctx);
     int limit = Pagination.logLimit(ctx);
     return requireTest(ctx.pathParam("id"))
-        .compose(test -> api.eventStore().lines(test.getString("id"), afterId, limit))
+        .compose(test -> eventStore.lines(test.getString("id"), afterId, limit))
         .map(rows -> {
           Replies.ok(ctx, Views.logLines(rows));
           return null;
@@ -168,9 +187,9 @@ final class QuickTestRoutes {
 
   /** The test and its owning agent, after checking that the caller is that agent or holds the global token. */
   private Future<JsonObject> requireOwnedTest(RoutingContext ctx) {
-    return requireTest(ctx.pathParam("id")).compose(test -> api.agents().byIdIncludingDeleted(test.getString("agent_id"))
+    return requireTest(ctx.pathParam("id")).compose(test -> agents.byIdIncludingDeleted(test.getString("agent_id"))
         .map(agent -> {
-          api.guard().agent(ctx, agent.orElse(null));
+          guard.agent(ctx, agent.orElse(null));
           return test;
         }));
   }
@@ -202,10 +221,10 @@ final class QuickTestRoutes {
     Long batch = seq;
     return requireOwnedTest(ctx).compose(test -> {
       String testId = test.getString("id");
-      return api.events().write(conn -> api.tests().acceptLogs(conn, testId, batch).map(outcome ->
+      return events.write(conn -> tests.acceptLogs(conn, testId, batch).map(outcome ->
           outcome != LogAppend.STORED ? Written.of(outcome)
               : Written.of(outcome, lines.stream().map(line -> Event.testLog(testId, line)).toList()))).compose(outcome -> outcome != LogAppend.NOT_ACTIVE ? Future.succeededFuture(outcome)
-          : api.tests().byId(testId).map(now -> {
+          : tests.byId(testId).map(now -> {
             String status = now.map(t -> t.getString("status")).orElse("deleted");
             throw ApiError.conflict("Quick test " + testId + " is " + status + ": it takes log lines only while"
                 + " an agent holds it (dispatched or running)");
@@ -238,7 +257,7 @@ final class QuickTestRoutes {
         // only the dispatcher hands a queued test out: a report cannot take one that was never given
         throw ApiError.conflict("Quick test " + test.getString("id") + " is queued: it was not dispatched to an agent");
       }
-      return QuickTestTransitions.move(api, test, current, target, target == QuickTestStatus.FAILED ? error : null);
+      return QuickTestTransitions.move(transitions, test, current, target, target == QuickTestStatus.FAILED ? error : null);
     }).map(status -> {
       Replies.ok(ctx, new JsonObject().put("ok", true).put("status", status.wireName()));
       return null;
@@ -247,7 +266,7 @@ final class QuickTestRoutes {
 
   /** Global, or the token of the agent the test belongs to ({@code svc-agent test stop}). */
   private Future<?> cancel(RoutingContext ctx) {
-    return requireOwnedTest(ctx).compose(test -> QuickTestTransitions.cancel(api, test)).map(v -> {
+    return requireOwnedTest(ctx).compose(test -> QuickTestTransitions.cancel(transitions, test)).map(v -> {
       Replies.ok(ctx, new JsonObject().put("ok", true).put("status", QuickTestStatus.FAILED.wireName())
           .put("error", QuickTestTransitions.CANCELLED));
       return null;
@@ -255,13 +274,13 @@ final class QuickTestRoutes {
   }
 
   private Future<?> capabilities(RoutingContext ctx) {
-    api.guard().global(ctx);
-    return api.agents().all().map(agents -> {
+    guard.global(ctx);
+    return agents.all().map(agents -> {
       JsonObject out = new JsonObject();
       for (JsonObject agent : agents) {
         CpuArch arch = CpuArch.parse(agent.getString("cpu_arch")).orElse(null);
         JsonObject engines = new JsonObject();
-        for (EngineSpec engine : api.engines().all()) {
+        for (EngineSpec engine : this.engines.all()) {
           Verdict v = Compatibility.checkPlatform(engine, arch);
           JsonObject e = new JsonObject().put("compatible", v.compatible()).put("formats", new JsonArray(engine.formatNames()));
           if (!v.compatible()) {
@@ -279,9 +298,9 @@ final class QuickTestRoutes {
   }
 
   private Future<?> engineFormats(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     JsonObject out = new JsonObject();
-    api.engines().formatsByEngine().forEach((name, formats) -> out.put(name, new JsonArray(formats)));
+    engines.formatsByEngine().forEach((name, formats) -> out.put(name, new JsonArray(formats)));
     Replies.ok(ctx, out);
     return Future.succeededFuture();
   }

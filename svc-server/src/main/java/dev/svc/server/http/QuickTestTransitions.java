@@ -15,12 +15,12 @@ final class QuickTestTransitions {
   }
 
   /** Cancels an active test (failed, "Cancelled by user"; the agent holding it is told to stop). */
-  static Future<Void> cancel(ApiContext api, JsonObject test) {
+  static Future<Void> cancel(TestTransitions transitions, JsonObject test) {
     QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
     if (current.isTerminal()) {
       throw ApiError.conflict("Quick test " + test.getString("id") + " is already " + current.wireName());
     }
-    return api.transitions().fail(test.getString("id"), CANCELLED).map(cancelled -> {
+    return transitions.fail(test.getString("id"), CANCELLED).map(cancelled -> {
       if (!cancelled) {
         throw ApiError.conflict("Quick test " + test.getString("id") + " finished meanwhile");
       }
@@ -28,13 +28,13 @@ final class QuickTestTransitions {
     });
   }
 
-  static Future<QuickTestStatus> move(ApiContext api, JsonObject test, QuickTestStatus from, QuickTestStatus to,
+  static Future<QuickTestStatus> move(TestTransitions transitions, JsonObject test, QuickTestStatus from, QuickTestStatus to,
       String error) {
     String id = test.getString("id");
     if (!from.canMoveTo(to)) {
       throw ApiError.conflict("Quick test " + id + " cannot move from " + from.wireName() + " to " + to.wireName());
     }
-    return api.transitions().move(test, from, to, error, EndedBy.AGENT).map(moved -> {
+    return transitions.move(test, from, to, error, EndedBy.AGENT).map(moved -> {
       if (!moved) {
         throw ApiError.conflict("Quick test " + id + " changed status meanwhile; read it again");
       }

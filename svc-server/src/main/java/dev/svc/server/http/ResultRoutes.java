@@ -1,5 +1,7 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.ResultStore;
+import io.vertx.core.Vertx;
 import dev.svc.core.Timestamps;
 import dev.svc.server.store.Flags;
 import dev.svc.server.store.StoredJson;
@@ -21,19 +23,24 @@ import java.util.TreeMap;
  * Results: list with filters (summaries: {@link #listItem}), detail (the whole document), delete, compare
  * (summaries and the table of common metrics). Whole documents are read one at a time.
  */
-final class ResultRoutes {
+public final class ResultRoutes implements ApiArea {
 
   static final int MAX_COMPARE = 20;
 
-  private final ApiContext api;
+  private final Vertx vertx;
+  private final ResultStore results;
+  private final Guard guard;
 
-  ResultRoutes(ApiContext api) {
-    this.api = api;
+  public ResultRoutes(Vertx vertx, ResultStore results, Guard guard) {
+    this.vertx = vertx;
+    this.results = results;
+    this.guard = guard;
   }
 
-  void mount(Router router, BodyHandler body) {
+  @Override
+  public void mount(Router router, BodyHandler body, BodyHandler largeBody) {
     // credentials before the body: a caller without them is refused before the server reads its body
-    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
+    Handler<RoutingContext> global = BeforeBody.of(guard.globalFirst());
     router.get("/api/v1/results").handler(Handlers.async(this::list));
     router.post("/api/v1/results/compare").handler(global).handler(body).handler(Handlers.async(this::compare));
     router.get("/api/v1/results/:id").handler(Handlers.async(this::get));
@@ -41,11 +48,11 @@ final class ResultRoutes {
   }
 
   private Future<?> list(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     Pagination page = Pagination.withCursor(ctx);
     String since = timeParam(ctx, "since");
     String until = timeParam(ctx, "until");
-    return api.results().list(ctx.request().getParam("model"), ctx.request().getParam("engine"),
+    return results.list(ctx.request().getParam("model"), ctx.request().getParam("engine"),
         ctx.request().getParam("suite_name"), ctx.request().getParam("agent_id"), since, until,
         page.perPage(), page.offset(), page.cursor()).map(p -> {
           JsonArray items = new JsonArray();
@@ -65,13 +72,13 @@ final class ResultRoutes {
   }
 
   private Future<JsonObject> requireResult(String id) {
-    return api.results().byId(id).map(r -> r.orElseThrow(() -> ApiError.notFound("Result '" + id + "' not found")));
+    return results.byId(id).map(r -> r.orElseThrow(() -> ApiError.notFound("Result '" + id + "' not found")));
   }
 
   private Future<?> get(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     // a document can be many megabytes: parsed on a worker
-    return requireResult(ctx.pathParam("id")).compose(row -> api.vertx().executeBlocking(() -> Views.result(row), false))
+    return requireResult(ctx.pathParam("id")).compose(row -> vertx.executeBlocking(() -> Views.result(row), false))
         .map(result -> {
           Replies.ok(ctx, result);
           return null;
@@ -79,9 +86,9 @@ final class ResultRoutes {
   }
 
   private Future<?> delete(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     String id = ctx.pathParam("id");
-    return api.results().delete(id).map(deleted -> {
+    return results.delete(id).map(deleted -> {
       if (!deleted) {
         throw ApiError.notFound("Result '" + id + "' not found");
       }
@@ -91,7 +98,7 @@ final class ResultRoutes {
   }
 
   private Future<?> compare(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     List<String> ids = Body.of(ctx).optStringList("ids");
     if (ids == null || ids.size() < 2) {
       throw ApiError.badRequest("Field 'ids' must list at least two result ids");
@@ -100,7 +107,7 @@ final class ResultRoutes {
       throw ApiError.badRequest("At most " + MAX_COMPARE + " results can be compared");
     }
     List<String> unique = new ArrayList<>(new LinkedHashSet<>(ids));
-    return api.results().summaries(unique).compose(rows -> {
+    return results.summaries(unique).compose(rows -> {
       Map<String, JsonObject> byId = new TreeMap<>();
       rows.forEach(r -> byId.put(r.getString("id"), listItem(r)));
       for (String id : unique) {
@@ -130,8 +137,8 @@ final class ResultRoutes {
     if (next == ids.size()) {
       return Future.succeededFuture(out);
     }
-    return api.results().byId(ids.get(next))
-        .compose(row -> api.vertx().executeBlocking(() -> {
+    return results.byId(ids.get(next))
+        .compose(row -> vertx.executeBlocking(() -> {
           JsonObject data = row.map(r -> StoredJson.object(r.getString("data"))).orElse(null);
           return MetricFlattener.flatten(data == null ? new JsonObject() : data);
         }, false))

@@ -1,5 +1,9 @@
 package dev.svc.server.http;
 
+import dev.svc.server.events.EventLog;
+import dev.svc.server.quicktests.TestTransitions;
+import dev.svc.server.results.ResultRecorder;
+import dev.svc.server.store.QuickTestStore;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
@@ -19,12 +23,18 @@ import java.util.Optional;
  * running) or ended itself: one the server has failed meanwhile (lost, cancelled, deleted, timed
  * out) or never handed out gets none.
  */
-final class ResultSubmission {
+public final class ResultSubmission {
 
-  private final ApiContext api;
+  private final QuickTestStore tests;
+  private final EventLog events;
+  private final TestTransitions transitions;
+  private final ResultRecorder resultRecorder;
 
-  ResultSubmission(ApiContext api) {
-    this.api = api;
+  public ResultSubmission(QuickTestStore tests, EventLog events, TestTransitions transitions, ResultRecorder resultRecorder) {
+    this.tests = tests;
+    this.events = events;
+    this.transitions = transitions;
+    this.resultRecorder = resultRecorder;
   }
 
   Future<JsonObject> submit(JsonObject agent, String commandId, String testIdField, String status, String error,
@@ -38,7 +48,7 @@ final class ResultSubmission {
         throw ApiError.forbidden("Test " + test.get().getString("id") + " belongs to another agent");
       }
       String testId = test.map(t -> t.getString("id")).orElse(null);
-      return api.events().write(conn -> read(conn, testId)
+      return events.write(conn -> read(conn, testId)
           .compose(fresh -> store(conn, fresh, agentId, commandId, finalStatus, error, data)))
           .map(resultId -> new JsonObject().put("accepted", true).put("result_id", resultId));
     });
@@ -47,15 +57,15 @@ final class ResultSubmission {
   /** The report in the event log's transaction: the result (existing or new), its link, the final status. */
   private Future<Written<String>> store(SqlConnection conn, JsonObject test, String agentId, String commandId,
       Optional<QuickTestStatus> finalStatus, String error, JsonObject data) {
-    return api.resultRecorder().existing(conn, agentId, commandId).compose(existing -> {
+    return resultRecorder.existing(conn, agentId, commandId).compose(existing -> {
       Future<Recorded> recorded;
       if (existing.isPresent()) {
-        recorded = api.resultRecorder().link(conn, test, existing.get());
+        recorded = resultRecorder.link(conn, test, existing.get());
       } else if (data == null) {
         recorded = Future.succeededFuture(new Recorded(null, List.of()));
       } else {
         requireHeld(test);
-        recorded = api.resultRecorder().record(conn, data, test, agentId, commandId);
+        recorded = resultRecorder.record(conn, data, test, agentId, commandId);
       }
       return recorded.compose(r -> finish(conn, test, finalStatus, error).map(moved -> {
         List<Event> events = new ArrayList<>(r.events());
@@ -66,7 +76,7 @@ final class ResultSubmission {
   }
 
   private Future<JsonObject> read(SqlConnection conn, String testId) {
-    return testId == null ? Future.succeededFuture(null) : api.tests().byId(conn, testId).map(t -> t.orElse(null));
+    return testId == null ? Future.succeededFuture(null) : tests.byId(conn, testId).map(t -> t.orElse(null));
   }
 
   /** A new result needs a test the agent holds or ended itself. */
@@ -88,14 +98,14 @@ final class ResultSubmission {
 
   private Future<Optional<JsonObject>> findTest(String commandId, String testId) {
     if (testId != null && !testId.isBlank()) {
-      return api.tests().byId(testId).map(t -> {
+      return tests.byId(testId).map(t -> {
         if (t.isEmpty()) {
           throw ApiError.notFound("Quick test '" + testId + "' not found");
         }
         return t;
       });
     }
-    return api.tests().byCommandId(commandId);
+    return tests.byCommandId(commandId);
   }
 
   private Future<List<Event>> finish(SqlConnection conn, JsonObject test, Optional<QuickTestStatus> finalStatus,
@@ -108,6 +118,6 @@ final class ResultSubmission {
       return Future.succeededFuture(List.of());
     }
     String reason = finalStatus.get() == QuickTestStatus.FAILED ? error : null;
-    return api.transitions().move(conn, test, current, finalStatus.get(), reason, EndedBy.AGENT);
+    return transitions.move(conn, test, current, finalStatus.get(), reason, EndedBy.AGENT);
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import io.vertx.core.Vertx;
 import dev.svc.server.models.ModelCatalog;
 import dev.svc.server.settings.GlobalSettings;
 import io.vertx.core.Future;
@@ -13,38 +14,43 @@ import java.util.List;
 import java.util.function.Function;
 
 /** Global settings and the model catalog. */
-final class SettingsRoutes {
+public final class SettingsRoutes implements ApiArea {
 
-  private final ApiContext api;
+  private final Vertx vertx;
+  private final GlobalSettings settings;
+  private final Guard guard;
   private final ModelCatalog catalog;
   private final Function<String, Future<?>> resultsDirChanged;
 
-  SettingsRoutes(ApiContext api, Function<String, Future<?>> resultsDirChanged) {
-    this.api = api;
-    this.catalog = new ModelCatalog(api.vertx());
+  public SettingsRoutes(Vertx vertx, GlobalSettings settings, Guard guard, Function<String, Future<?>> resultsDirChanged) {
+    this.vertx = vertx;
+    this.settings = settings;
+    this.guard = guard;
+    this.catalog = new ModelCatalog(vertx);
     this.resultsDirChanged = resultsDirChanged;
   }
 
-  void mount(Router router, BodyHandler body) {
+  @Override
+  public void mount(Router router, BodyHandler body, BodyHandler largeBody) {
     // credentials before the body: a caller without them is refused before the server reads its body
-    Handler<RoutingContext> global = BeforeBody.of(api.guard().globalFirst());
+    Handler<RoutingContext> global = BeforeBody.of(guard.globalFirst());
     router.get("/api/v1/settings").handler(Handlers.async(this::get));
     router.put("/api/v1/settings").handler(global).handler(body).handler(Handlers.async(this::put));
     router.get("/api/v1/models").handler(Handlers.async(this::models));
   }
 
   private Future<?> get(RoutingContext ctx) {
-    api.guard().global(ctx);
-    return api.settings().toJson().map(json -> {
+    guard.global(ctx);
+    return settings.toJson().map(json -> {
       Replies.ok(ctx, json);
       return null;
     });
   }
 
   private Future<?> put(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     JsonObject body = Body.of(ctx).json();
-    return api.settings().update(body).compose(json -> {
+    return settings.update(body).compose(json -> {
       // A new results directory is indexed before the reply, so its results are listed at once.
       Future<?> indexed = body.containsKey(GlobalSettings.RESULTS_DIR)
           ? resultsDirChanged.apply(json.getJsonObject(GlobalSettings.RESULTS_DIR).getString("value"))
@@ -57,10 +63,10 @@ final class SettingsRoutes {
   }
 
   private Future<?> models(RoutingContext ctx) {
-    api.guard().global(ctx);
+    guard.global(ctx);
     Pagination page = Pagination.of(ctx);
     String query = ctx.request().getParam("q");
-    return api.settings().effective().compose(s -> catalog.list(s.get(GlobalSettings.MODEL_DIR).value(),
+    return settings.effective().compose(s -> catalog.list(s.get(GlobalSettings.MODEL_DIR).value(),
         s.get(GlobalSettings.CATALOG_URL).value())).map(listing -> {
           List<JsonObject> models = listing.models();
           if (query != null && !query.isBlank()) {

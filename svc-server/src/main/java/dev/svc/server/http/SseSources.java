@@ -1,5 +1,9 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.CampaignStore;
+import dev.svc.server.store.EventStore;
+import dev.svc.server.store.QuickTestStore;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;
@@ -8,10 +12,16 @@ import java.util.function.Function;
 /** What a per-source stream checks before it opens: that the source exists, and whether it has finished. */
 final class SseSources {
 
-  private final ApiContext api;
+  private final AgentStore agents;
+  private final QuickTestStore tests;
+  private final CampaignStore campaigns;
+  private final EventStore eventStore;
 
-  SseSources(ApiContext api) {
-    this.api = api;
+  SseSources(AgentStore agents, QuickTestStore tests, CampaignStore campaigns, EventStore eventStore) {
+    this.agents = agents;
+    this.tests = tests;
+    this.campaigns = campaigns;
+    this.eventStore = eventStore;
   }
 
   /**
@@ -20,15 +30,15 @@ final class SseSources {
    * deleted campaign (its events went with it), a deleted agent (as its API resource).
    */
   Future<Boolean> requireFinished(String id) {
-    return api.tests().byId(id).compose(test -> {
+    return tests.byId(id).compose(test -> {
       if (test.isPresent()) {
         return Future.succeededFuture(SseScope.isTerminal(test.get().getString("status")));
       }
-      return api.campaigns().byId(id).compose(campaign -> {
+      return campaigns.byId(id).compose(campaign -> {
         if (campaign.isPresent()) {
           return Future.succeededFuture(SseScope.isTerminal(campaign.get().getString("status")));
         }
-        return found(id, api.agents()::byId).map(agent -> {
+        return found(id, agents::byId).map(agent -> {
           if (!agent) {
             throw ApiError.notFound("Unknown event source '" + id + "'");
           }
@@ -40,7 +50,7 @@ final class SseSources {
 
   /** Whether the source has stored events after this id. */
   Future<Boolean> hasEventsAfter(String id, long lastEventId) {
-    return api.eventStore().afterForSource(id, lastEventId, 1).map(events -> !events.isEmpty());
+    return eventStore.afterForSource(id, lastEventId, 1).map(events -> !events.isEmpty());
   }
 
   private static Future<Boolean> found(String id, Function<String, Future<Optional<JsonObject>>> lookup) {

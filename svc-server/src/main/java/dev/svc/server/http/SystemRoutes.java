@@ -12,22 +12,25 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /** Health, version, the OpenAPI description and browser sessions (login with the token once). */
-final class SystemRoutes {
+public final class SystemRoutes implements ApiArea {
 
   static final String OPENAPI_RESOURCE = "openapi.json";
 
-  private final ApiContext api;
+  private final Guard guard;
+  private final int schemaVersion;
   private final Buffer openapi;
 
-  SystemRoutes(ApiContext api) {
-    this.api = api;
+  public SystemRoutes(Guard guard, int schemaVersion) {
+    this.guard = guard;
+    this.schemaVersion = schemaVersion;
     this.openapi = loadOpenApi();
   }
 
-  void mount(Router router, BodyHandler body) {
+  @Override
+  public void mount(Router router, BodyHandler body, BodyHandler largeBody) {
     router.get("/api/v1/health").handler(ctx -> Replies.ok(ctx, new JsonObject().put("status", "ok")));
     router.get("/api/v1/version").handler(ctx -> Replies.ok(ctx, new JsonObject().put("api_version", SvcVersion.API_VERSION)
-        .put("name", SvcVersion.NAME).put("version", SvcVersion.version()).put("schema_version", api.schemaVersion())));
+        .put("name", SvcVersion.NAME).put("version", SvcVersion.version()).put("schema_version", schemaVersion)));
     router.get("/api/v1/openapi.json").handler(ctx -> ctx.response()
         .putHeader("Content-Type", "application/json; charset=utf-8").end(openapi));
     router.get("/api/v1/metrics").handler(this::metrics);
@@ -39,12 +42,12 @@ final class SystemRoutes {
   /** The server's counters in Prometheus' text format (a scraper sends the global token as its bearer token). */
   private void metrics(RoutingContext ctx) {
     try {
-      api.guard().global(ctx);
+      guard.global(ctx);
     } catch (ApiError e) {
       ctx.fail(e);
       return;
     }
-    AuthThrottle.Counts auth = api.guard().throttle().counts();
+    AuthThrottle.Counts auth = guard.throttle().counts();
     StringBuilder out = new StringBuilder();
     metric(out, "svc_auth_failures_total", "counter", "Credentials refused (tokens, logins, client certificates).",
         auth.failures());
@@ -63,30 +66,30 @@ final class SystemRoutes {
   }
 
   private void session(RoutingContext ctx) {
-    Sessions sessions = api.guard().sessions();
+    Sessions sessions = guard.sessions();
     Sessions.Session session = sessions.read(ctx).orElseGet(() -> sessions.issue(ctx, false));
     Replies.ok(ctx, new JsonObject()
-        .put("auth_required", api.guard().hasGlobalToken())
-        .put("authenticated", session.authenticated() || !api.guard().hasGlobalToken())
+        .put("auth_required", guard.hasGlobalToken())
+        .put("authenticated", session.authenticated() || !guard.hasGlobalToken())
         .put(Sessions.CSRF_FIELD, sessions.csrfToken(session)));
   }
 
   private Future<?> login(RoutingContext ctx) {
     String token = Body.of(ctx).requireString("token");
-    if (!api.guard().hasGlobalToken()) {
+    if (!guard.hasGlobalToken()) {
       throw ApiError.conflict("This server has no auth token; no login is needed");
     }
-    api.guard().checkLogin(ctx, token).ifPresent(error -> {
+    guard.checkLogin(ctx, token).ifPresent(error -> {
       throw error;
     });
-    Sessions.Session session = api.guard().sessions().issue(ctx, true);
+    Sessions.Session session = guard.sessions().issue(ctx, true);
     Replies.ok(ctx, new JsonObject().put("authenticated", true)
-        .put(Sessions.CSRF_FIELD, api.guard().sessions().csrfToken(session)));
+        .put(Sessions.CSRF_FIELD, guard.sessions().csrfToken(session)));
     return Future.succeededFuture();
   }
 
   private void logout(RoutingContext ctx) {
-    api.guard().sessions().clear(ctx);
+    guard.sessions().clear(ctx);
     Replies.ok(ctx, new JsonObject().put("authenticated", false));
   }
 

@@ -1,6 +1,7 @@
 package dev.svc.server.web;
 
-import dev.svc.server.http.ApiContext;
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.QuickTestStore;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -19,38 +20,42 @@ final class AgentPages {
   /** Agents a page shows: most fleets fit on one page; a fleet of thousands is paged. */
   static final int PER_PAGE = 100;
 
-  private final ApiContext api;
+  private final AgentStore agents;
+  private final QuickTestStore tests;
+  private final String caFingerprint;
   private final PageRenderer renderer;
 
-  AgentPages(ApiContext api, PageRenderer renderer) {
-    this.api = api;
+  AgentPages(AgentStore agents, QuickTestStore tests, String caFingerprint, PageRenderer renderer) {
+    this.agents = agents;
+    this.tests = tests;
+    this.caFingerprint = caFingerprint;
     this.renderer = renderer;
   }
 
   void list(RoutingContext ctx) {
     Pager pager = Pager.of(ctx, PER_PAGE);
-    api.agents().page(pager.limit(), pager.offset()).compose(page -> api.tests()
+    agents.page(pager.limit(), pager.offset()).compose(page -> tests
         .busyAmong(page.items().stream().map(a -> a.getString("id")).toList()).map(busy -> {
           Set<String> running = new HashSet<>(busy);
           Map<String, Object> model = new HashMap<>();
           model.put("agents", page.items().stream().map(a -> PageRows.agent(a, running.contains(a.getString("id"))
               || "running".equals(a.getString("status")))).toList());
           model.put("pager", pager.model(page.total(), "/agents", Map.of()));
-          model.put("ca_fingerprint", api.caFingerprint());
+          model.put("ca_fingerprint", caFingerprint);
           return model;
         })).onSuccess(model -> renderer.render(ctx, 200, "agents", "agents", model)).onFailure(ctx::fail);
   }
 
   void detail(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    api.agents().byId(id).onSuccess(found -> {
+    agents.byId(id).onSuccess(found -> {
       if (found.isEmpty()) {
         renderer.render(ctx, 404, "not_found", "agents", Map.of("what", "agent " + id));
         return;
       }
       JsonObject row = found.get();
-      var active = api.tests().activeOfAgent(id);
-      var settings = api.agents().settings(id);
+      var active = tests.activeOfAgent(id);
+      var settings = agents.settings(id);
       Future.all(active, settings).onSuccess(v -> {
         boolean testAgent = PageRows.isTestAgent(row);
         Map<String, Object> model = new HashMap<>();

@@ -1,8 +1,13 @@
 package dev.svc.server.web;
 
+import dev.svc.engines.EngineCatalog;
+import dev.svc.server.settings.GlobalSettings;
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.CampaignStore;
+import dev.svc.server.store.EventStore;
+import io.vertx.core.Vertx;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.CampaignStatus;
-import dev.svc.server.http.ApiContext;
 import dev.svc.server.models.ModelCatalog;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -17,22 +22,30 @@ final class CampaignPages {
 
   static final List<String> CHIPS = Arrays.stream(CampaignStatus.values()).map(CampaignStatus::wireName).toList();
 
-  private final ApiContext api;
+  private final Vertx vertx;
+  private final AgentStore agents;
+  private final CampaignStore campaigns;
+  private final EventStore eventStore;
+  private final GlobalSettings settings;
   private final PageRenderer renderer;
   private final CatalogModels models;
   private final EngineChoices engines;
 
-  CampaignPages(ApiContext api, PageRenderer renderer) {
-    this.api = api;
+  CampaignPages(Vertx vertx, AgentStore agents, CampaignStore campaigns, EventStore eventStore, GlobalSettings settings, EngineCatalog engines, PageRenderer renderer) {
+    this.vertx = vertx;
+    this.agents = agents;
+    this.campaigns = campaigns;
+    this.eventStore = eventStore;
+    this.settings = settings;
     this.renderer = renderer;
-    this.models = new CatalogModels(api.vertx(), api.settings());
-    this.engines = new EngineChoices(api.engines());
+    this.models = new CatalogModels(vertx, settings);
+    this.engines = new EngineChoices(engines);
   }
 
   void list(RoutingContext ctx) {
     String status = CampaignStatus.parse(QueryParams.get(ctx, "status")).map(CampaignStatus::wireName).orElse("");
     Pager pager = Pager.of(ctx);
-    api.campaigns().list(status.isEmpty() ? null : status, pager.limit(), pager.offset()).onSuccess(page -> {
+    campaigns.list(status.isEmpty() ? null : status, pager.limit(), pager.offset()).onSuccess(page -> {
       Map<String, Object> model = new HashMap<>();
       model.put("campaigns", page.items().stream().map(RunRows::campaign).toList());
       model.put("chips", StatusChips.of(CHIPS, status, "/campaigns"));
@@ -43,7 +56,7 @@ final class CampaignPages {
   }
 
   void newForm(RoutingContext ctx) {
-    Future.all(api.agents().all(), models.load()).onSuccess(all -> {
+    Future.all(agents.all(), models.load()).onSuccess(all -> {
       List<Map<String, Object>> agents = EngineChoices.agents(all.resultAt(0));
       ModelCatalog.Listing listing = all.resultAt(1);
       Map<String, Object> model = new HashMap<>();
@@ -59,7 +72,7 @@ final class CampaignPages {
 
   void detail(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    api.campaigns().byId(id).compose(found -> {
+    campaigns.byId(id).compose(found -> {
       if (found.isEmpty()) {
         renderer.render(ctx, 404, "not_found", "campaigns", Map.of("what", "campaign " + id));
         return Future.succeededFuture();
@@ -68,10 +81,10 @@ final class CampaignPages {
       if (!RunRows.isLive(campaign.getString("status"))) {
         return stored(ctx, campaign);
       }
-      return LogLines.fromEvents(api.eventStore(), id).compose(log -> {
+      return LogLines.fromEvents(eventStore, id).compose(log -> {
         if (log.lastStatus() != null && !RunRows.isLive(log.lastStatus())) {
           // it ended while we read: show it as ended, with its stored lines
-          return api.campaigns().byId(id).compose(again -> stored(ctx, again.orElse(campaign)));
+          return campaigns.byId(id).compose(again -> stored(ctx, again.orElse(campaign)));
         }
         Map<String, Object> view = RunRows.campaign(campaign);
         if (log.lastStatus() != null) {
@@ -83,12 +96,12 @@ final class CampaignPages {
   }
 
   private Future<Void> stored(RoutingContext ctx, JsonObject campaign) {
-    return api.eventStore().lines(campaign.getString("id"), 0, LogLines.LIMIT)
+    return eventStore.lines(campaign.getString("id"), 0, LogLines.LIMIT)
         .compose(rows -> render(ctx, RunRows.campaign(campaign), LogLines.stored(rows), false));
   }
 
   private Future<Void> render(RoutingContext ctx, Map<String, Object> campaign, LogLines log, boolean live) {
-    return api.campaigns().tests((String) campaign.get("id")).map(tests -> {
+    return campaigns.tests((String) campaign.get("id")).map(tests -> {
       Map<String, Object> model = new HashMap<>();
       model.put("campaign", campaign);
       model.put("rows", tests.stream().map(RunRows::campaignRow).toList());

@@ -1,6 +1,6 @@
 package dev.svc.server.web;
 
-import dev.svc.server.http.ApiContext;
+import io.vertx.core.Vertx;
 import dev.svc.server.models.ModelCatalog;
 import dev.svc.server.settings.GlobalSettings;
 import io.vertx.core.json.JsonObject;
@@ -18,20 +18,22 @@ final class ModelsPage {
 
   static final int PER_PAGE = 50;
 
-  private final ApiContext api;
+  private final Vertx vertx;
+  private final GlobalSettings settings;
   private final PageRenderer renderer;
   private final ModelCatalog catalog;
 
-  ModelsPage(ApiContext api, PageRenderer renderer) {
-    this.api = api;
+  ModelsPage(Vertx vertx, GlobalSettings settings, PageRenderer renderer) {
+    this.vertx = vertx;
+    this.settings = settings;
     this.renderer = renderer;
-    this.catalog = new ModelCatalog(api.vertx());
+    this.catalog = new ModelCatalog(vertx);
   }
 
   void handle(RoutingContext ctx) {
     String query = param(ctx, "q").trim();
     int page = pageOf(param(ctx, "page"));
-    api.settings().effective().compose(settings -> {
+    settings.effective().compose(settings -> {
       GlobalSettings.Value modelDir = settings.get(GlobalSettings.MODEL_DIR);
       GlobalSettings.Value catalogUrl = settings.get(GlobalSettings.CATALOG_URL);
       return catalog.list(modelDir.value(), catalogUrl.value()).map(listing -> {

@@ -1,8 +1,14 @@
 package dev.svc.server.web;
 
+import dev.svc.engines.EngineCatalog;
+import dev.svc.server.settings.GlobalSettings;
+import dev.svc.server.store.AgentStore;
+import dev.svc.server.store.EventStore;
+import dev.svc.server.store.QuickTestStore;
+import dev.svc.server.store.ResultStore;
+import io.vertx.core.Vertx;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.QuickTestStatus;
-import dev.svc.server.http.ApiContext;
 import dev.svc.server.models.ModelCatalog;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -17,23 +23,33 @@ final class QuickTestPages {
 
   static final List<String> CHIPS = List.of("queued", "dispatched", "running", "completed", "failed");
 
-  private final ApiContext api;
+  private final Vertx vertx;
+  private final AgentStore agents;
+  private final QuickTestStore tests;
+  private final ResultStore results;
+  private final EventStore eventStore;
+  private final GlobalSettings settings;
   private final PageRenderer renderer;
   private final CatalogModels models;
   private final EngineChoices engines;
 
-  QuickTestPages(ApiContext api, PageRenderer renderer) {
-    this.api = api;
+  QuickTestPages(Vertx vertx, AgentStore agents, QuickTestStore tests, ResultStore results, EventStore eventStore, GlobalSettings settings, EngineCatalog engines, PageRenderer renderer) {
+    this.vertx = vertx;
+    this.agents = agents;
+    this.tests = tests;
+    this.results = results;
+    this.eventStore = eventStore;
+    this.settings = settings;
     this.renderer = renderer;
-    this.models = new CatalogModels(api.vertx(), api.settings());
-    this.engines = new EngineChoices(api.engines());
+    this.models = new CatalogModels(vertx, settings);
+    this.engines = new EngineChoices(engines);
   }
 
   void list(RoutingContext ctx) {
     String asked = QueryParams.get(ctx, "status");
     String status = QuickTestStatus.parse(asked).map(QuickTestStatus::wireName).orElse("");
     Pager pager = Pager.of(ctx);
-    api.tests().list(status.isEmpty() ? null : status, null, null, null, null, pager.limit(), pager.offset())
+    tests.list(status.isEmpty() ? null : status, null, null, null, null, pager.limit(), pager.offset())
         .onSuccess(page -> {
           Map<String, Object> model = new HashMap<>();
           model.put("tests", page.items().stream().map(RunRows::quickTest).toList());
@@ -46,7 +62,7 @@ final class QuickTestPages {
 
   void newForm(RoutingContext ctx) {
     String wanted = QueryParams.get(ctx, "agent_id");
-    Future.all(api.agents().all(), models.load()).onSuccess(all -> {
+    Future.all(agents.all(), models.load()).onSuccess(all -> {
       List<Map<String, Object>> agents = EngineChoices.agents(all.resultAt(0));
       Map<String, Object> selected = agents.stream().filter(a -> a.get("id").equals(wanted)).findFirst()
           .orElse(agents.isEmpty() ? null : agents.get(0));
@@ -65,7 +81,7 @@ final class QuickTestPages {
 
   void detail(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    api.tests().byId(id).compose(found -> {
+    tests.byId(id).compose(found -> {
       if (found.isEmpty()) {
         renderer.render(ctx, 404, "not_found", "quicktest", Map.of("what", "quick test " + id));
         return Future.succeededFuture();
@@ -74,10 +90,10 @@ final class QuickTestPages {
       if (!RunRows.isActive(test.getString("status"))) {
         return finished(ctx, test);
       }
-      return LogLines.fromEvents(api.eventStore(), id).compose(log -> {
+      return LogLines.fromEvents(eventStore, id).compose(log -> {
         if (log.lastStatus() != null && !RunRows.isActive(log.lastStatus())) {
           // it finished while we read: show it as finished, with its stored lines and result
-          return api.tests().byId(id).compose(again -> finished(ctx, again.orElse(test)));
+          return tests.byId(id).compose(again -> finished(ctx, again.orElse(test)));
         }
         Map<String, Object> view = RunRows.quickTest(test);
         if (log.lastStatus() != null) {
@@ -89,14 +105,14 @@ final class QuickTestPages {
   }
 
   private Future<Void> finished(RoutingContext ctx, JsonObject test) {
-    return api.eventStore().lines(test.getString("id"), 0, LogLines.LIMIT)
+    return eventStore.lines(test.getString("id"), 0, LogLines.LIMIT)
         .compose(rows -> render(ctx, RunRows.quickTest(test), LogLines.stored(rows), false));
   }
 
   private Future<Void> render(RoutingContext ctx, Map<String, Object> test, LogLines log, boolean live) {
     String resultId = (String) test.get("result_id");
     Future<Optional<JsonObject>> result = resultId == null ? Future.succeededFuture(Optional.empty())
-        : api.results().byId(resultId);
+        : results.byId(resultId);
     return result.map(r -> {
       Map<String, Object> model = new HashMap<>();
       model.put("test", test);

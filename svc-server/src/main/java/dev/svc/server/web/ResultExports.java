@@ -1,6 +1,7 @@
 package dev.svc.server.web;
 
-import dev.svc.server.http.ApiContext;
+import dev.svc.server.store.ResultStore;
+import io.vertx.core.Vertx;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServerResponse;
@@ -25,11 +26,13 @@ final class ResultExports {
 
   private enum Format { JSON, CSV }
 
-  private final ApiContext api;
+  private final Vertx vertx;
+  private final ResultStore results;
   private final PageRenderer renderer;
 
-  ResultExports(ApiContext api, PageRenderer renderer) {
-    this.api = api;
+  ResultExports(Vertx vertx, ResultStore results, PageRenderer renderer) {
+    this.vertx = vertx;
+    this.results = results;
     this.renderer = renderer;
   }
 
@@ -51,8 +54,8 @@ final class ResultExports {
 
   private void one(RoutingContext ctx, Format format) {
     String id = ctx.pathParam("id");
-    api.results().byId(id).compose(found -> found.isEmpty() ? Future.succeededFuture(Optional.<String>empty())
-        : api.vertx().executeBlocking(() -> {
+    results.byId(id).compose(found -> found.isEmpty() ? Future.succeededFuture(Optional.<String>empty())
+        : vertx.executeBlocking(() -> {
           ResultDocument doc = ResultDocument.of(found.get());
           return Optional.of(format == Format.JSON ? json(doc).encodePrettily() : ResultCsv.of(List.of(doc)));
         }, false)).onSuccess(text -> {
@@ -77,7 +80,7 @@ final class ResultExports {
         message(ctx, 400, "At most " + MAX_EXPORT + " results can be exported at once.");
         return;
       }
-      selected = api.results().summaries(ids).compose(rows -> {
+      selected = results.summaries(ids).compose(rows -> {
         Set<String> known = rows.stream().map(r -> r.getString("id")).collect(Collectors.toSet());
         List<String> missing = ids.stream().filter(id -> !known.contains(id)).toList();
         return missing.isEmpty() ? Future.succeededFuture(ids) : Future.failedFuture(new MissingResults(missing));
@@ -89,7 +92,7 @@ final class ResultExports {
         return;
       }
       // the list's page selects the results (summary columns only); their documents follow one by one
-      selected = api.results().list(q.filter("model"), q.filter("engine"), q.filter("suite_name"), q.filter("agent_id"),
+      selected = results.list(q.filter("model"), q.filter("engine"), q.filter("suite_name"), q.filter("agent_id"),
           q.since(), q.until(), q.perPage(), q.offset()).map(p -> p.items().stream().map(r -> r.getString("id")).toList());
     }
     selected.onSuccess(list -> stream(ctx, format, list)).onFailure(err -> {
@@ -128,8 +131,8 @@ final class ResultExports {
       return Future.succeededFuture();
     }
     String id = ids.get(next);
-    return api.results().byId(id)
-        .compose(row -> api.vertx().executeBlocking(() -> {
+    return results.byId(id)
+        .compose(row -> vertx.executeBlocking(() -> {
           if (row.isEmpty()) { // deleted meanwhile: its place in the JSON stays, empty
             return format == Format.JSON ? (next > 0 ? "," : "") + " null" : "";
           }

@@ -1,6 +1,7 @@
 package dev.svc.server.web;
 
-import dev.svc.server.http.ApiContext;
+import dev.svc.server.store.AgentStore;
+import io.vertx.core.Vertx;
 import dev.svc.server.store.Page;
 import dev.svc.server.store.ResultStore;
 import io.vertx.core.Future;
@@ -21,25 +22,29 @@ final class ResultPages {
   static final int MAX_COMPARE = 20;
   private static final int MAX_SUGGESTIONS = 200;
 
-  private final ApiContext api;
+  private final Vertx vertx;
+  private final AgentStore agents;
+  private final ResultStore results;
   private final PageRenderer renderer;
 
-  ResultPages(ApiContext api, PageRenderer renderer) {
-    this.api = api;
+  ResultPages(Vertx vertx, AgentStore agents, ResultStore results, PageRenderer renderer) {
+    this.vertx = vertx;
+    this.agents = agents;
+    this.results = results;
     this.renderer = renderer;
   }
 
   void list(RoutingContext ctx) {
     ResultListQuery q = ResultListQuery.of(ctx.queryParams());
     Future<Page> page = q.errors().isEmpty()
-        ? api.results().list(q.filter("model"), q.filter("engine"), q.filter("suite_name"), q.filter("agent_id"),
+        ? results.list(q.filter("model"), q.filter("engine"), q.filter("suite_name"), q.filter("agent_id"),
             q.since(), q.until(), q.perPage(), q.offset())
         : Future.succeededFuture(new Page(List.of(), 0));
     // the agents that have results (a filter on any other finds nothing): names, not whole rows
-    Future<List<JsonObject>> agents = api.results().agentsWithResults();
-    Future<List<String>> models = api.results().distinct(ResultStore.Facet.MODEL, MAX_SUGGESTIONS);
-    Future<List<String>> engines = api.results().distinct(ResultStore.Facet.ENGINE, MAX_SUGGESTIONS);
-    Future<List<String>> suites = api.results().distinct(ResultStore.Facet.SUITE, MAX_SUGGESTIONS);
+    Future<List<JsonObject>> agents = results.agentsWithResults();
+    Future<List<String>> models = results.distinct(ResultStore.Facet.MODEL, MAX_SUGGESTIONS);
+    Future<List<String>> engines = results.distinct(ResultStore.Facet.ENGINE, MAX_SUGGESTIONS);
+    Future<List<String>> suites = results.distinct(ResultStore.Facet.SUITE, MAX_SUGGESTIONS);
     Future.all(page, agents, models, engines, suites).onSuccess(all -> {
       Map<String, String> agentNames = agents.result().stream()
           .collect(Collectors.toMap(a -> a.getString("id"), a -> a.getString("name", a.getString("id")), (a, b) -> a));
@@ -76,13 +81,13 @@ final class ResultPages {
 
   void detail(RoutingContext ctx) {
     String id = ctx.pathParam("id");
-    api.results().byId(id).compose(found -> {
+    results.byId(id).compose(found -> {
       if (found.isEmpty()) {
         return Future.succeededFuture(Optional.<Map<String, Object>>empty());
       }
-      return api.vertx().executeBlocking(() -> ResultDocument.of(found.get()), false).compose(doc -> {
+      return vertx.executeBlocking(() -> ResultDocument.of(found.get()), false).compose(doc -> {
         Future<Optional<JsonObject>> agent = doc.agentId() == null ? Future.succeededFuture(Optional.empty())
-            : api.agents().byIdIncludingDeleted(doc.agentId());
+            : agents.byIdIncludingDeleted(doc.agentId());
         return agent.map(a -> Optional.of(ResultDetailView.model(doc, a.orElse(null))));
       });
     }).onSuccess(model -> {
@@ -166,7 +171,7 @@ final class ResultPages {
    * parsed (on a worker) one at a time and kept only as its benchmarks ({@link ResultDocument#compact}).
    */
   Future<Loaded> load(List<String> ids) {
-    return api.results().summaries(ids).compose(rows -> {
+    return results.summaries(ids).compose(rows -> {
       Set<String> known = rows.stream().map(r -> r.getString("id")).collect(Collectors.toSet());
       List<String> missing = ids.stream().filter(id -> !known.contains(id)).toList();
       if (!missing.isEmpty()) {
@@ -181,11 +186,11 @@ final class ResultPages {
       return Future.succeededFuture(new Loaded(found, List.of()));
     }
     String id = ids.get(next);
-    return api.results().byId(id).compose(row -> {
+    return results.byId(id).compose(row -> {
       if (row.isEmpty()) { // deleted meanwhile
         return Future.succeededFuture(new Loaded(List.of(), List.of(id)));
       }
-      return api.vertx().executeBlocking(() -> ResultDocument.of(row.get()).compact(), false).compose(doc -> {
+      return vertx.executeBlocking(() -> ResultDocument.of(row.get()).compact(), false).compose(doc -> {
         found.add(doc);
         return loadEach(ids, next + 1, found);
       });

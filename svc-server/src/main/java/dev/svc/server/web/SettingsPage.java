@@ -1,6 +1,5 @@
 package dev.svc.server.web;
 
-import dev.svc.server.http.ApiContext;
 import dev.svc.server.settings.GlobalSettings;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -15,16 +14,16 @@ import java.util.Map;
  */
 final class SettingsPage {
 
-  private final ApiContext api;
+  private final GlobalSettings settings;
   private final PageRenderer renderer;
 
-  SettingsPage(ApiContext api, PageRenderer renderer) {
-    this.api = api;
+  SettingsPage(GlobalSettings settings, PageRenderer renderer) {
+    this.settings = settings;
     this.renderer = renderer;
   }
 
   void handle(RoutingContext ctx) {
-    api.settings().toJson().onSuccess(json -> {
+    settings.toJson().onSuccess(json -> {
       List<Map<String, Object>> rows = new ArrayList<>();
       rows.add(row(json, GlobalSettings.MODEL_DIR, "Model directory", "text",
           "Directory whose manifest.json lists the models (absolute path).", "/srv/models"));
