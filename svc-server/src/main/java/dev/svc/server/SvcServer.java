@@ -1,5 +1,6 @@
 package dev.svc.server;
 
+import dev.svc.core.EventLoops;
 import dev.svc.core.Ids;
 import dev.svc.core.home.PrivateFiles;
 import dev.svc.core.home.SvcHome;
@@ -186,7 +187,9 @@ public final class SvcServer {
   private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls, Future<SqlDatabase> opened) {
     return opened.compose(db -> {
       SettingsStore settingsStore = new SettingsStore(db.pool());
-      return sessionKey(vertx, config, settingsStore).compose(sessionKey -> {
+      Future<EventLoops.Contexts> eventLogLoop = EventLoops.contexts(vertx, 1);
+      return Future.all(sessionKey(vertx, config, settingsStore), eventLogLoop).compose(ready -> {
+        byte[] sessionKey = ready.resultAt(0);
         EngineCatalog engines = EngineCatalog.load(config.home());
         GlobalSettings settings = new GlobalSettings(settingsStore, config.environment(), config.resultsDir().toString(),
             config.home().models().toString());
@@ -194,7 +197,7 @@ public final class SvcServer {
             throttle(config));
         CertificateAuthority clientCa = tls == null ? null : tls.clientCa();
         EventStore eventStore = new EventStore(db.pool(), db.postgres());
-        EventLog events = new EventLog(vertx, db.pool(), eventStore);
+        EventLog events = new EventLog(vertx, db.pool(), eventStore, eventLogLoop.result().get(0));
         QuickTestStore tests = new QuickTestStore(db.pool());
         LiveFleet fleet = new LiveFleet();
         CommandStore commands = new CommandStore(db.pool(), fleet);

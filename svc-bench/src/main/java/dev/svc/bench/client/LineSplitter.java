@@ -26,6 +26,8 @@ final class LineSplitter {
   }
 
   void handle(Buffer buffer) {
+    // An internal API on purpose: the public ways to a buffer's bytes copy them (Buffer.getBytes,
+    // getString per line, RecordParser: the copies measured above); Netty's ByteBuf is read in place.
     ByteBuf bytes = ((BufferInternal) buffer).getByteBuf();
     int from = bytes.readerIndex();
     int end = bytes.writerIndex();

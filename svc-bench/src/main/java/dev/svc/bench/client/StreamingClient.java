@@ -2,6 +2,7 @@ package dev.svc.bench.client;
 
 import dev.svc.bench.measure.RequestRecord.TokenSource;
 import dev.svc.bench.measure.RequestRecord;
+import dev.svc.core.EventLoops;
 import dev.svc.core.OnEventLoop;
 import dev.svc.engines.codec.ServerTimings;
 import io.vertx.core.AsyncResult;
@@ -18,7 +19,6 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.DecodeException;
 import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
@@ -41,6 +41,7 @@ public final class StreamingClient {
   private final boolean pooled;
   /** Event loops that the per-request connections take in turn; empty for the pool. */
   private final Context[] loops;
+  private final EventLoops.Contexts loopContexts;
   private final AtomicInteger nextLoop = new AtomicInteger();
 
   /** A client whose requests share a pool of at most {@code maxConnections} kept-alive connections. */
@@ -58,10 +59,9 @@ public final class StreamingClient {
     this.port = port;
     this.idleTimeoutMs = idleTimeoutMs;
     this.pooled = pooled;
-    this.loops = new Context[loops];
-    for (int i = 0; i < loops; i++) {
-      this.loops[i] = ((VertxInternal) vertx).createEventLoopContext(); // the event loops in turn
-    }
+    // the event loops in turn; made here, on the caller's thread, which must not be an event loop
+    this.loopContexts = loops == 0 ? null : EventLoops.contexts(vertx, loops).await();
+    this.loops = loopContexts == null ? new Context[0] : loopContexts.contexts().toArray(new Context[0]);
   }
 
   /**
@@ -76,6 +76,7 @@ public final class StreamingClient {
    * context, every connection would live on the caller's one event loop, and a chunk would wait for
    * that thread whenever it was busy with other streams or had to share its core, while the other
    * cores' loops stayed idle. Each request's future still completes on the caller's context.
+   * Made on a thread that is not an event loop: it waits for its contexts ({@link EventLoops}).
    */
   public static StreamingClient connectionPerRequest(Vertx vertx, String host, int port, long idleTimeoutMs) {
     return new StreamingClient(vertx, host, port, 1, idleTimeoutMs, false, Runtime.getRuntime().availableProcessors());
@@ -140,7 +141,7 @@ public final class StreamingClient {
 
   public Future<Void> close() {
     closed = true;
-    return http.close();
+    return loopContexts == null ? http.close() : http.close().eventually(loopContexts::close);
   }
 
   /** Whether {@link #close()} was called: a load still running was abandoned, and sends nothing more. */

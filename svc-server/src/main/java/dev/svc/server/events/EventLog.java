@@ -7,7 +7,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
@@ -60,11 +59,15 @@ public final class EventLog {
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private boolean busy;
 
-  public EventLog(Vertx vertx, Pool pool, EventStore store) {
+  /**
+   * {@code context}: the log's own event-loop context (not a verticle's: its writes queue there), as
+   * {@link dev.svc.core.EventLoops#contexts} makes one.
+   */
+  public EventLog(Vertx vertx, Pool pool, EventStore store, Context context) {
     this.vertx = vertx;
     this.pool = pool;
     this.store = store;
-    this.context = ((VertxInternal) vertx).createEventLoopContext();
+    this.context = context;
   }
 
   /**

@@ -2,18 +2,18 @@ package dev.svc.server.fleet;
 
 import dev.svc.bench.emulator.Lateness;
 import dev.svc.bench.perf.MachineCpu;
+import dev.svc.core.EventLoops;
 import dev.svc.core.tls.Pem;
-import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpConnectOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.net.ClientSSLOptions;
 import io.vertx.core.net.KeyCertOptions;
 import io.vertx.core.net.OpenSSLEngineOptions;
@@ -58,7 +58,8 @@ public final class FleetSimulator {
   private final Consumer<String> progress;
   private final FleetStats stats;
   private final FleetRun run;
-  private final Context control;
+  /** The simulator's own context (the first), then one per event loop for the agents. */
+  private final Future<EventLoops.Contexts> contexts;
   private OperatorApi api;
   private HttpClientAgent agentClient;
   private VirtualAgent[] agents = new VirtualAgent[0];
@@ -85,7 +86,7 @@ public final class FleetSimulator {
     this.progress = progress;
     this.stats = new FleetStats(options.agents(), options.intervalS());
     this.run = new FleetRun(vertx, options, stats);
-    this.control = ((VertxInternal) vertx).createEventLoopContext();
+    this.contexts = EventLoops.contexts(vertx, 1 + VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE);
   }
 
   public FleetStats stats() {
@@ -97,16 +98,16 @@ public final class FleetSimulator {
    * given end first). Thread-safe; the report comes from {@link #run()}.
    */
   public void stop() {
-    control.runOnContext(v -> {
+    contexts.onSuccess(made -> made.get(0).runOnContext(v -> {
       stopRequested = true;
       end();
-    });
+    }));
   }
 
   /** Runs the whole simulation; fails when the fleet could not be enrolled (with why, for a person). */
   public Future<FleetReport> run() {
     Promise<FleetReport> done = Promise.promise();
-    control.runOnContext(v -> {
+    contexts.onFailure(done::fail).onSuccess(made -> made.get(0).runOnContext(v -> {
       try {
         checkOpenFiles();
       } catch (IllegalStateException e) {
@@ -114,7 +115,7 @@ public final class FleetSimulator {
         return;
       }
       vertx.executeBlocking(this::trust).compose(this::enrolAndRun).onComplete(done);
-    });
+    }));
     return done.future();
   }
 
@@ -280,17 +281,10 @@ public final class FleetSimulator {
     finish(enrolSeconds).onComplete(ended);
   }
 
-  /** One context per event loop of this Vert.x, taken in turn by the agents. */
+  /** One context per event loop (of a Vert.x with the default number of loops), taken in turn by the agents. */
   private List<Context> eventLoops() {
-    int loops = 0;
-    for (EventExecutor ignored : ((VertxInternal) vertx).nettyEventLoopGroup()) {
-      loops++;
-    }
-    List<Context> out = new ArrayList<>();
-    for (int i = 0; i < Math.max(1, loops); i++) {
-      out.add(((VertxInternal) vertx).createEventLoopContext());
-    }
-    return out;
+    List<Context> all = contexts.result().contexts();
+    return all.subList(1, all.size());
   }
 
   private Future<FleetReport> finish(double enrolSeconds) {

@@ -4,7 +4,6 @@ import dev.svc.server.events.EventLog;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +31,8 @@ final class SseFanout {
   private final Set<SseSession> all = new LinkedHashSet<>();
   private final Map<String, Set<SseSession>> bySource = new HashMap<>();
   private Context context;
+  /** The event loop the fan-out serves: that of its first stream. */
+  private Thread loop;
   /** Stops the event log's listener; null while no stream is open. */
   private Runnable stop;
 
@@ -44,11 +45,11 @@ final class SseFanout {
    * committed before, so its replay from the database, begun after this, finds them.
    */
   void add(SseSession session) {
-    // a request runs on a duplicate of its verticle's context: the loop is the context it duplicates
-    Context current = ((ContextInternal) Vertx.currentContext()).unwrap();
+    // a request runs on a duplicate of its verticle's context; any duplicate runs on the same loop
     if (context == null) {
-      context = current;
-    } else if (context != current) {
+      context = Vertx.currentContext();
+      loop = Thread.currentThread();
+    } else if (loop != Thread.currentThread()) {
       throw new IllegalStateException("An event stream fan-out serves one event loop");
     }
     String source = session.scope().sourceId();

@@ -1,5 +1,7 @@
 package dev.svc.server.perf;
 
+import dev.svc.core.EventLoops;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -9,8 +11,6 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.internal.ContextInternal;
-import io.vertx.core.internal.VertxInternal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -73,10 +73,7 @@ public final class ClosedLoop {
   /** As {@link #run(Vertx, List, long, long)}, also counting the CPU time of process {@code serverPid} over the window. */
   public static Result run(Vertx vertx, List<Lane> lanes, long warmupMs, long measureMs, long serverPid) {
     int loops = Math.max(1, Runtime.getRuntime().availableProcessors());
-    List<ContextInternal> contexts = new ArrayList<>();
-    for (int i = 0; i < loops; i++) {
-      contexts.add(((VertxInternal) vertx).createEventLoopContext());
-    }
+    List<Context> contexts = EventLoops.contexts(vertx, loops).await().contexts();
     long start = System.nanoTime();
     long measureFrom = start + warmupMs * 1_000_000L;
     long measureTo = measureFrom + measureMs * 1_000_000L;
@@ -98,7 +95,7 @@ public final class ClosedLoop {
     marker.start();
     for (int l = 0; l < lanes.size(); l++) {
       Lane lane = lanes.get(l);
-      ContextInternal context = contexts.get(l % loops);
+      Context context = contexts.get(l % loops);
       Promise<HttpClientAgent> made = Promise.promise();
       context.runOnContext(v -> made.complete(vertx.createHttpClient(lane.options(),
           new PoolOptions().setHttp1MaxSize(lane.connections()))));

@@ -1,5 +1,7 @@
 package dev.svc.server.perf;
 
+import dev.svc.core.EventLoops;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -11,8 +13,6 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.internal.ContextInternal;
-import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
@@ -88,12 +88,13 @@ public final class SseBenchmark {
 
     int loops = Runtime.getRuntime().availableProcessors();
     // event loop contexts are handed out round robin: the producer's comes first, the subscribers' next
-    ContextInternal producerContext = ((VertxInternal) vertx).createEventLoopContext();
-    List<ContextInternal> contexts = new ArrayList<>();
+    EventLoops.Contexts loopContexts = EventLoops.contexts(vertx, loops + 1).await();
+    Context producerContext = loopContexts.get(0);
+    List<Context> contexts = new ArrayList<>();
     List<HttpClientAgent> clients = new ArrayList<>();
     HttpClientOptions readerOptions = BenchAgent.options(server, null).setIdleTimeout(0);
     for (int i = 0; i < loops; i++) {
-      ContextInternal context = ((VertxInternal) vertx).createEventLoopContext();
+      Context context = loopContexts.get(i + 1);
       contexts.add(context);
       Promise<HttpClientAgent> made = Promise.promise();
       context.runOnContext(v -> made.complete(vertx.createHttpClient(readerOptions,
@@ -209,9 +210,9 @@ public final class SseBenchmark {
     private int inFlight;
     private boolean stopped;
 
-    private final ContextInternal context;
+    private final Context context;
 
-    Producer(Vertx vertx, ContextInternal context, HttpClientOptions options, BenchAgent agent, String testId, int rate,
+    Producer(Vertx vertx, Context context, HttpClientOptions options, BenchAgent agent, String testId, int rate,
         int batch, int total, String prefix, int firstSeq) {
       this.prefix = prefix;
       this.nextSeq = firstSeq;
@@ -276,7 +277,7 @@ public final class SseBenchmark {
 
   /** One browser on the test's page: its stream, what it received, and its reconnects. */
   private static final class Subscriber implements SseParser.Listener {
-    private final ContextInternal context;
+    private final Context context;
     private final HttpClientAgent client;
     private final String path;
     final BitSet seen;
@@ -292,7 +293,7 @@ public final class SseBenchmark {
     long lastLogReceived;
     final java.util.Map<String, Integer> dropReasons = new java.util.TreeMap<>();
 
-    Subscriber(ContextInternal context, HttpClientAgent client, String testId, int expected) {
+    Subscriber(Context context, HttpClientAgent client, String testId, int expected) {
       this.context = context;
       this.client = client;
       this.path = "/api/v1/events/stream/" + testId;

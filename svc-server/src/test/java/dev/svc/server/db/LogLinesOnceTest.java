@@ -2,6 +2,7 @@ package dev.svc.server.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.core.EventLoops;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.faults.ThrowawayPostgres;
@@ -97,7 +98,7 @@ class LogLinesOnceTest {
         new PoolOptions().setMaxSize(1));
     try {
       EventStore store = new EventStore(pool, isPostgres);
-      EventLog events = new EventLog(vertx, pool, store);
+      EventLog events = new EventLog(vertx, pool, store, EventLoops.contexts(vertx, 1).await().get(0));
       QuickTestStore tests = new QuickTestStore(pool);
       List<String> lines = IntStream.range(0, 100).mapToObj(i -> "line " + i).toList();
 
