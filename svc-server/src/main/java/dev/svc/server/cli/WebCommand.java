@@ -5,6 +5,8 @@ import dev.svc.core.home.SvcHome;
 import dev.svc.server.ServerConfig;
 import dev.svc.server.SvcServer;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,23 +24,27 @@ import picocli.CommandLine.Spec;
 @Command(name = "web", mixinStandardHelpOptions = true, description = "Serve the dashboard and the REST API.")
 public final class WebCommand implements Callable<Integer> {
 
-  @Option(names = "--port", defaultValue = "8080", description = "Port to serve on (default: ${DEFAULT-VALUE}).")
-  int port;
+  @Option(names = "--config", paramLabel = "<path>", description = "Settings file (default: conf/server.yaml of the"
+      + " installation, when it exists). Its settings give way to the environment's (SVC_PORT…), and those to the flags.")
+  Path config;
 
-  @Option(names = "--host", defaultValue = "0.0.0.0", description = "Address to bind (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--port", description = "Port to serve on (default: 8080).")
+  Integer port;
+
+  @Option(names = "--host", description = "Address to bind (default: 0.0.0.0).")
   String host;
 
   @Option(names = "--results-dir", description = "Results directory (default: the current directory).")
   Path resultsDir;
 
   @Option(names = "--debug", description = "Verbose logging; templates and static files reload.")
-  boolean debug;
+  Boolean debug;
 
   @Option(names = "--legacy", description = "The legacy read-only dashboard (no database).")
-  boolean legacy;
+  Boolean legacy;
 
   @Option(names = "--insecure", description = "Plain HTTP, no TLS: for local development only.")
-  boolean insecure;
+  Boolean insecure;
 
   @Option(names = "--tls-cert", description = "TLS certificate (default: generated under <home>/certs).")
   Path tlsCert;
@@ -68,7 +74,7 @@ public final class WebCommand implements Callable<Integer> {
   String dbUrl;
 
   @Option(names = "--san", description = "Extra subject alternative name for the server certificate (repeatable).")
-  List<String> sans = new ArrayList<>();
+  List<String> sans;
 
   /**
    * The API token: --auth-token, else the content of --auth-token-file, else SVC_AUTH_TOKEN, else
@@ -111,30 +117,72 @@ public final class WebCommand implements Callable<Integer> {
     return env == null || env.isBlank() ? null : env.trim();
   }
 
+  /** The flags given on the command line, under the settings file's keys (an absent flag is absent). */
+  JsonObject flags() {
+    JsonObject flags = new JsonObject();
+    putIfGiven(flags, "port", port);
+    putIfGiven(flags, "host", host);
+    putIfGiven(flags, "results_dir", resultsDir);
+    putIfGiven(flags, "home", home);
+    putIfGiven(flags, "db_url", dbUrl);
+    putIfGiven(flags, "insecure", insecure);
+    putIfGiven(flags, "debug", debug);
+    putIfGiven(flags, "legacy", legacy);
+    putIfGiven(flags, "tls_cert", tlsCert);
+    putIfGiven(flags, "tls_key", tlsKey);
+    putIfGiven(flags, "tls_ca", tlsCa);
+    putIfGiven(flags, "auth_token_file", authTokenFile);
+    if (sans != null && !sans.isEmpty()) {
+      flags.put("san", new JsonArray(new ArrayList<>(sans)));
+    }
+    return flags;
+  }
+
+  private static void putIfGiven(JsonObject flags, String key, Object value) {
+    if (value != null) {
+      flags.put(key, value instanceof Path path ? path.toString() : value);
+    }
+  }
+
+  /** --config, else conf/server.yaml of the installation (null when there is none). */
+  private Path settingsFile(String appHome) {
+    if (config != null) {
+      return config;
+    }
+    return appHome == null ? null : Path.of(appHome, "conf", "server.yaml");
+  }
+
   @Override
   public Integer call() throws Exception {
-    if (debug) {
-      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
-    }
+    String appHome = System.getProperty("svc.app.home");
+    Vertx vertx = Vertx.vertx();
+    WebSettings settings;
     String token;
     try {
-      token = resolveToken(authToken, authTokenFile, System.getenv());
+      settings = WebSettings.read(vertx, settingsFile(appHome), config != null, System.getenv(), flags()).await();
+      token = resolveToken(authToken, settings.path("auth_token_file"), System.getenv());
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("svc web: " + e.getMessage());
       spec.commandLine().getErr().flush();
+      vertx.close();
       return 2;
+    }
+    if (settings.flag("debug")) {
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
     }
     if (authToken != null) {
       spec.commandLine().getErr().println("WARNING: --auth-token shows the token to every local user in the process"
           + " list; use --auth-token-file <path> or SVC_AUTH_TOKEN instead.");
     }
-    String appHome = System.getProperty("svc.app.home");
-    ServerConfig config = new ServerConfig(host, port,
-        (resultsDir != null ? resultsDir : Path.of("")).toAbsolutePath().normalize(),
-        debug, legacy, insecure, tlsCert, tlsKey, tlsCa, token,
-        home != null ? new SvcHome(home) : SvcHome.defaultHome(), dbUrl, sans,
+    String bind = settings.host();
+    Path results = settings.path("results_dir");
+    Path homeDir = settings.path("home");
+    ServerConfig config = new ServerConfig(bind, settings.port(),
+        (results != null ? results : Path.of("")).toAbsolutePath().normalize(),
+        settings.flag("debug"), settings.flag("legacy"), settings.flag("insecure"), settings.path("tls_cert"),
+        settings.path("tls_key"), settings.path("tls_ca"), token,
+        homeDir != null ? new SvcHome(homeDir) : SvcHome.defaultHome(), settings.text("db_url"), settings.list("san"),
         appHome == null ? null : Path.of(appHome), System.getenv(), dev.svc.server.Timings.defaults());
-    Vertx vertx = Vertx.vertx();
     SvcServer.Running running;
     try {
       running = SvcServer.start(vertx, config).await();
@@ -161,7 +209,7 @@ public final class WebCommand implements Callable<Integer> {
       }
     }
     System.out.println("svc " + dev.svc.core.SvcVersion.version() + " serving on " + scheme + "://"
-        + ("0.0.0.0".equals(host) ? "localhost" : host) + ":" + running.port());
+        + ("0.0.0.0".equals(bind) ? "localhost" : bind) + ":" + running.port());
     System.out.flush();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
