@@ -218,7 +218,7 @@ public final class SvcServer {
               new AgentAdminRoutes(agents, commands, events, guard, transitions),
               new QuickTestRoutes(agents, tests, events, eventStore, engines, guard, transitions),
               new CampaignRoutes(vertx, agents, tests, campaigns, events, eventStore, engines, guard, transitions),
-              new ResultRoutes(vertx, results, guard),
+              new ResultRoutes(vertx, results, guard, events),
               new SettingsRoutes(vertx, settings, guard,
                   dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir))),
               new DownloadRoutes(vertx, downloads),

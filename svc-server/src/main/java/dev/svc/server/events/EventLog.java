@@ -22,6 +22,11 @@ import java.util.function.Consumer;
  * committed, in the order of their ids. A crash loses a change together with its events or neither,
  * so a subscriber resuming by id never misses what the database holds.
  *
+ * <p>Every write that adds or removes events runs here: status moves, log lines, results and their
+ * links, deletions of campaigns and results with their events. A write that no event reports and
+ * that removes none (settings, issued certificates, acknowledged commands, agents' liveness) keeps
+ * a transaction of its own, so as not to queue behind the log.
+ *
  * <p>A {@link Write} must use only the connection it is given (the SQLite pool has one connection,
  * held by the transaction) and must not call {@link #write} itself (it would wait behind itself).
  */

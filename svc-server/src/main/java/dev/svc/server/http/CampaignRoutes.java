@@ -237,7 +237,7 @@ public final class CampaignRoutes implements ApiArea {
       if (CampaignStatus.RUNNING.wireName().equals(c.getString("status"))) {
         throw ApiError.conflict("Campaign " + id + " is running; cancel it first");
       }
-      return campaigns.delete(id);
+      return events.write(conn -> campaigns.delete(conn, id).map(deleted -> Written.of(deleted)));
     }).map(deleted -> {
       if (!deleted) {
         throw ApiError.conflict("Campaign " + id + " started running meanwhile; cancel it first");

@@ -1,5 +1,7 @@
 package dev.svc.server.http;
 
+import dev.svc.server.events.EventLog;
+import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.ResultStore;
 import io.vertx.core.Vertx;
 import dev.svc.core.Timestamps;
@@ -30,11 +32,13 @@ public final class ResultRoutes implements ApiArea {
   private final Vertx vertx;
   private final ResultStore results;
   private final Guard guard;
+  private final EventLog events;
 
-  public ResultRoutes(Vertx vertx, ResultStore results, Guard guard) {
+  public ResultRoutes(Vertx vertx, ResultStore results, Guard guard, EventLog events) {
     this.vertx = vertx;
     this.results = results;
     this.guard = guard;
+    this.events = events;
   }
 
   @Override
@@ -88,7 +92,7 @@ public final class ResultRoutes implements ApiArea {
   private Future<?> delete(RoutingContext ctx) {
     guard.global(ctx);
     String id = ctx.pathParam("id");
-    return results.delete(id).map(deleted -> {
+    return events.write(conn -> results.delete(conn, id).map(deleted -> Written.of(deleted))).map(deleted -> {
       if (!deleted) {
         throw ApiError.notFound("Result '" + id + "' not found");
       }

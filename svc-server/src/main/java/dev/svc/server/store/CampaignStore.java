@@ -67,11 +67,14 @@ public final class CampaignStore {
         .addValue(id).addValue(from.wireName())).map(n -> n == 1);
   }
 
-  /** Deletes a campaign that is not running, with its log lines and its events, in one transaction. */
-  public Future<Boolean> delete(String id) {
-    return pool.withTransaction(conn -> Sql.update(conn, DELETE, Tuple.of(id)).compose(n -> n == 0
+  /**
+   * Deletes a campaign that is not running, with its events (its log lines among them), in the
+   * caller's transaction (the event log's: it removes events).
+   */
+  public Future<Boolean> delete(SqlClient conn, String id) {
+    return Sql.update(conn, DELETE, Tuple.of(id)).compose(n -> n == 0
         ? Future.succeededFuture(false)
-        : Sql.update(conn, DELETE_EVENTS, Tuple.of(id)).map(x -> true)));
+        : Sql.update(conn, DELETE_EVENTS, Tuple.of(id)).map(x -> true));
   }
 
   /** Campaigns in a status, oldest first (the executor resumes running ones after a restart). */

@@ -153,10 +153,10 @@ public final class ResultStore {
 
   /**
    * Deletes a result (a file's becomes a tombstone), unlinks its test and removes the {@code result}
-   * events that announced it, in one transaction.
+   * events that announced it, in the caller's transaction (the event log's: it removes events).
    */
-  public Future<Boolean> delete(String id) {
-    return pool.withTransaction(conn -> Sql.row(conn, TEST_OF, Tuple.of(id)).compose(row -> {
+  public Future<Boolean> delete(SqlConnection conn, String id) {
+    return Sql.row(conn, TEST_OF, Tuple.of(id)).compose(row -> {
       if (row.isEmpty()) {
         return Future.succeededFuture(false);
       }
@@ -166,7 +166,7 @@ public final class ResultStore {
           .compose(deleted -> deleted > 0 ? Future.succeededFuture(deleted)
               : Sql.update(conn, TOMBSTONE, Tuple.of(Timestamps.now(), id)))
           .compose(n -> testId == null ? Future.succeededFuture(n > 0) : unannounce(conn, testId, id).map(n > 0));
-    }));
+    });
   }
 
   private static Future<Void> unannounce(SqlConnection conn, String testId, String resultId) {
