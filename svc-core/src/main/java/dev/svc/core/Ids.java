@@ -1,5 +1,8 @@
 package dev.svc.core;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
@@ -32,5 +35,14 @@ public final class Ids {
     byte[] b = new byte[bytes];
     RANDOM.nextBytes(b);
     return HEX.formatHex(b);
+  }
+
+  /** The SHA-256 of a text's UTF-8 bytes, in lower-case hex: how tokens are stored, and derived ids. */
+  public static String sha256Hex(String text) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 }

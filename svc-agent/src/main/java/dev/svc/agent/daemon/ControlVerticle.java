@@ -1,5 +1,8 @@
 package dev.svc.agent.daemon;
 
+import dev.svc.core.domain.AgentStatus;
+import dev.svc.core.protocol.Heartbeat;
+import dev.svc.core.protocol.HeartbeatAnswer;
 import dev.svc.agent.AgentBus;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
@@ -226,20 +229,19 @@ public final class ControlVerticle extends VerticleBase {
     String agentId = identity.agentId();
     JsonObject current = settings;
     return vertx.executeBlocking(() -> {
-      JsonObject body = new JsonObject().put("status", state.status())
-          .put("current_task", state.testId() == null ? "" : state.testId())
-          .put("uptime_s", (System.nanoTime() - startedNanos) / 1_000_000_000L)
-          .put("storage_gb_free", StorageFigures.freeGb(StorageFigures.dir(config, current)));
-      smi.usage().ifPresent(usage -> {
-        if (usage.utilizationPct() != null) {
-          body.put("gpu_utilization_pct", Math.round(usage.utilizationPct() * 10) / 10.0);
-        }
-        if (usage.memoryUsedMb() != null) {
-          body.put("gpu_memory_used_gb", Math.round(usage.memoryUsedMb() / 1024.0 * 100) / 100.0);
-        }
-      });
-      body.put("acked_command_ids", new JsonArray(ledger.pending()));
-      return body;
+      Double gpu = null;
+      Double memory = null;
+      var usage = smi.usage();
+      if (usage.isPresent() && usage.get().utilizationPct() != null) {
+        gpu = Math.round(usage.get().utilizationPct() * 10) / 10.0;
+      }
+      if (usage.isPresent() && usage.get().memoryUsedMb() != null) {
+        memory = Math.round(usage.get().memoryUsedMb() / 1024.0 * 100) / 100.0;
+      }
+      return new Heartbeat(AgentStatus.parse(state.status()).orElse(AgentStatus.ERROR),
+          state.testId() == null ? "" : state.testId(), gpu, memory,
+          (double) StorageFigures.freeGb(StorageFigures.dir(config, current)),
+          (double) ((System.nanoTime() - startedNanos) / 1_000_000_000L), ledger.pending()).toJson();
     }).compose(body -> server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat")
         .timeout(HEARTBEAT_TIMEOUT_MS).sendJsonObject(body).compose(response -> {
           if (response.statusCode() == 404) {

@@ -1,5 +1,6 @@
 package dev.svc.agent.engine;
 
+import dev.svc.core.protocol.RunTest;
 import com.github.dockerjava.api.DockerClient;
 import dev.svc.agent.AgentBus;
 import dev.svc.agent.config.AgentConfig;
@@ -368,9 +369,10 @@ public final class EngineLifecycleVerticle extends VerticleBase {
 
   private void runBenchmark(Job job) {
     job.timer = vertx.setPeriodic(BATCH_MS, t -> job.flush());
-    String modelPath = job.payload.getString("model_path", "");
-    String engine = job.payload.getString("engine_name", "");
-    boolean force = job.payload.getBoolean("force", false);
+    RunTest test = RunTest.from(job.payload);
+    String modelPath = test.modelPath();
+    String engine = test.engineName();
+    boolean force = test.force();
     Consumer<String> sink = job.sink();
     Future<Integer> run = deliver(AgentBus.UPLINK_STATUS, status(job, "running", null))
         // a copy from the share may take long: on the benchmark's own workers, not the shared pool
@@ -430,8 +432,9 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     deleteTree(out);
     Files.createDirectories(out);
     job.out = out;
-    String benchmark = job.payload.getString("benchmark_name", "");
-    String suite = job.payload.getString("suite_name", "");
+    RunTest test = RunTest.from(job.payload);
+    String benchmark = test.benchmarkName();
+    String suite = test.suiteName();
     return new BenchmarkJob(job.commandId, job.testId, job.model, engine, suite.isBlank() ? "quick" : suite, benchmark,
         force, out, home.root().toAbsolutePath());
   }

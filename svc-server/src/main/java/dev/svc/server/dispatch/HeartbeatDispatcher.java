@@ -1,5 +1,9 @@
 package dev.svc.server.dispatch;
 
+import dev.svc.core.Ids;
+import dev.svc.core.protocol.HeartbeatAnswer;
+import dev.svc.core.protocol.HeartbeatAnswer.Command;
+import dev.svc.core.protocol.RunTest;
 import dev.svc.server.store.Flags;
 import dev.svc.core.Timestamps;
 import dev.svc.core.domain.AgentSettings;
@@ -24,7 +28,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -118,7 +124,8 @@ public final class HeartbeatDispatcher extends VerticleBase {
           .compose(v -> commandsFor(agentId, metrics.getString("current_task"),
               acks == null ? null : acks.stream().map(String::valueOf).toList(),
               AgentSettings.heartbeatIntervalS(settings)))
-          .map(list -> new JsonObject().put("commands", list).put("settings", new JsonObject(new LinkedHashMap<>(settings))));
+          .map(list -> new HeartbeatAnswer(Optional.empty(), Optional.of(new JsonObject(new LinkedHashMap<>(settings))),
+              list).toJson());
     } catch (RuntimeException e) {
       reply = Future.failedFuture(e);
     }
@@ -156,18 +163,10 @@ public final class HeartbeatDispatcher extends VerticleBase {
         .onSuccess(v -> fleet.written(agentId, metrics, at));
   }
 
-  private Future<JsonArray> commandsFor(String agentId, String currentTask, List<String> acks, int intervalS) {
-    JsonArray out = new JsonArray();
+  private Future<List<Command>> commandsFor(String agentId, String currentTask, List<String> acks, int intervalS) {
+    List<Command> out = new ArrayList<>();
     return deliverCommands(agentId, acks).compose(pending -> {
-      for (JsonObject c : pending) {
-        JsonObject payload = c.getString("payload") == null ? new JsonObject() : new JsonObject(c.getString("payload"));
-        JsonObject command = new JsonObject().put("command_id", c.getString("id")).put("type", c.getString("type"))
-            .put("payload", payload);
-        if (c.getString("test_id") != null) {
-          command.put("test_id", c.getString("test_id"));
-        }
-        out.add(command);
-      }
+      out.addAll(pending);
       return stopStaleTask(agentId, currentTask, out);
     }).compose(v -> dispatchQueued(agentId, currentTask, acks, intervalS, out));
   }
@@ -176,7 +175,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
    * The agent's unacknowledged commands, its acknowledgements recorded first; only when some
    * command may be unacknowledged (none is, once a delivery found none and none was stored since).
    */
-  private Future<List<JsonObject>> deliverCommands(String agentId, List<String> acks) {
+  private Future<List<Command>> deliverCommands(String agentId, List<String> acks) {
     if (!fleet.commands().isSet(agentId)) {
       return Future.succeededFuture(List.of());
     }
@@ -192,8 +191,8 @@ public final class HeartbeatDispatcher extends VerticleBase {
    * Dispatches the oldest queued test when the agent may have one and holds no active test; sends a
    * dispatched test's run_test again while the agent shows no sign of having it.
    */
-  private Future<JsonArray> dispatchQueued(String agentId, String currentTask, List<String> acks, int intervalS,
-      JsonArray out) {
+  private Future<List<Command>> dispatchQueued(String agentId, String currentTask, List<String> acks, int intervalS,
+      List<Command> out) {
     if (!fleet.work().isSet(agentId)) {
       return Future.succeededFuture(out);
     }
@@ -228,28 +227,26 @@ public final class HeartbeatDispatcher extends VerticleBase {
    * deleted, or another agent's) is told to stop it, in every heartbeat until it stops: a stateless
    * command no lost reply can lose.
    */
-  private Future<Void> stopStaleTask(String agentId, String currentTask, JsonArray out) {
+  private Future<Void> stopStaleTask(String agentId, String currentTask, List<Command> out) {
     if (currentTask == null || currentTask.isBlank()) {
       return Future.succeededFuture();
     }
     return tests.byId(currentTask).map(found -> {
       found.filter(test -> !agentId.equals(test.getString("agent_id"))
               || QuickTestStatus.parse(test.getString("status")).map(QuickTestStatus::isTerminal).orElse(true))
-          .filter(test -> out.stream().noneMatch(c -> currentTask.equals(((JsonObject) c).getString("test_id"))
-              && "cancel_test".equals(((JsonObject) c).getString("type"))))
+          .filter(test -> out.stream().noneMatch(c -> currentTask.equals(c.testId())
+              && HeartbeatAnswer.CANCEL_TEST.equals(c.type())))
           .ifPresent(test -> out.add(stopCommand(currentTask)));
       return null;
     });
   }
 
   /** The cancel_test for a stale task; its id is derived from the test, so the agent sees one command, however often sent. */
-  static JsonObject stopCommand(String testId) {
-    String commandId = dev.svc.server.http.Tokens.sha256Hex("cancel_test:" + testId).substring(0, 16);
-    return new JsonObject().put("command_id", commandId).put("type", "cancel_test").put("test_id", testId)
-        .put("payload", new JsonObject().put("test_id", testId));
+  static Command stopCommand(String testId) {
+    return Command.cancelTest(Ids.sha256Hex(HeartbeatAnswer.CANCEL_TEST + ":" + testId).substring(0, 16), testId);
   }
 
-  private Future<JsonArray> dispatchOldest(String agentId, int intervalS, long workVersion, JsonArray out) {
+  private Future<List<Command>> dispatchOldest(String agentId, int intervalS, long workVersion, List<Command> out) {
     return tests.oldestQueued(agentId).compose(next -> {
       if (next.isEmpty()) {
         fleet.work().clear(agentId, workVersion);
@@ -266,18 +263,10 @@ public final class HeartbeatDispatcher extends VerticleBase {
     });
   }
 
-  static JsonObject runTest(JsonObject test) {
-    return new JsonObject()
-        .put("command_id", test.getString("command_id"))
-        .put("test_id", test.getString("id"))
-        .put("type", "run_test")
-        .put("payload", new JsonObject()
-            .put("test_id", test.getString("id"))
-            .put("model_path", test.getString("model_path"))
-            .put("engine_name", test.getString("engine_name"))
-            .put("benchmark_name", test.getString("benchmark_name"))
-            .put("suite_name", test.getString("suite_name"))
-            .put("force", Flags.isTrue(test.getValue("force"))));
+  static Command runTest(JsonObject test) {
+    return Command.runTest(test.getString("command_id"), new RunTest(test.getString("id"), test.getString("model_path"),
+        test.getString("engine_name"), test.getString("benchmark_name"), test.getString("suite_name"),
+        Flags.isTrue(test.getValue("force"))));
   }
 
   // --- the timer ---

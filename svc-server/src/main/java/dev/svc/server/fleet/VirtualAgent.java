@@ -1,5 +1,9 @@
 package dev.svc.server.fleet;
 
+import dev.svc.core.domain.AgentStatus;
+import dev.svc.core.protocol.Heartbeat;
+import dev.svc.core.protocol.HeartbeatAnswer;
+import dev.svc.core.protocol.HeartbeatAnswer.Command;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -144,14 +148,9 @@ final class VirtualAgent {
     long started = System.nanoTime();
     boolean running = current != null && current.running();
     List<String> acks = List.copyOf(toAcknowledge);
-    JsonObject body = new JsonObject()
-        .put("status", running ? "running" : "idle")
-        .put("current_task", current == null ? "" : current.testId)
-        .put("gpu_utilization_pct", running ? 90 + ThreadLocalRandom.current().nextInt(10) : 0)
-        .put("gpu_memory_used_gb", running ? 61.5 : 0.4)
-        .put("storage_gb_free", 812.5)
-        .put("uptime_s", (started - startedNanos) / 1_000_000_000L)
-        .put("acked_command_ids", new JsonArray(new ArrayList<>(acks)));
+    JsonObject body = new Heartbeat(running ? AgentStatus.RUNNING : AgentStatus.IDLE,
+        current == null ? "" : current.testId, running ? 90.0 + ThreadLocalRandom.current().nextInt(10) : 0.0,
+        running ? 61.5 : 0.4, 812.5, (double) ((started - startedNanos) / 1_000_000_000L), acks).toJson();
     send(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat", body.toBuffer()).onComplete(ar -> {
       if (stopped) {
         return;
@@ -159,7 +158,11 @@ final class VirtualAgent {
       if (ar.succeeded() && ar.result().status() == 200) {
         run.stats.heartbeat(started, ar.result().latencyNanos());
         toAcknowledge.removeAll(acks);
-        answered(ar.result().json());
+        try {
+          answered(HeartbeatAnswer.from(ar.result().json()));
+        } catch (HeartbeatAnswer.MalformedException e) {
+          run.stats.error("heartbeat: " + e.getMessage());
+        }
       } else if (ar.succeeded() && ar.result().status() == 404) {
         // deleted on the server: register again by name, as svc-agent does
         run.stats.error("heartbeat: HTTP 404 (registered again)");
@@ -185,41 +188,27 @@ final class VirtualAgent {
     timer = run.vertx.setTimer(Math.max(1, intervalMs - jitterMs - elapsedMs), t -> beat());
   }
 
-  private void answered(JsonObject answer) {
-    String canonical = answer.getString("agent_id");
-    if (canonical != null && !canonical.equals(agentId)) {
-      agentId = canonical;
-    }
-    JsonArray commands = answer.getJsonArray("commands");
-    if (commands == null) {
-      return;
-    }
-    for (Object c : commands) {
-      if (c instanceof JsonObject command) {
-        command(command);
-      }
-    }
+  private void answered(HeartbeatAnswer answer) {
+    answer.agentId().filter(canonical -> !canonical.equals(agentId)).ifPresent(canonical -> agentId = canonical);
+    answer.commands().forEach(this::command);
   }
 
-  private void command(JsonObject command) {
-    String id = command.getString("command_id");
-    if (id == null || id.isBlank()) {
-      return;
-    }
+  private void command(Command command) {
+    String id = command.commandId();
     if (seen.contains(id)) {
       // sent again: its acknowledgement was lost; acknowledge, never run twice
       acknowledge(id);
       return;
     }
-    String type = command.getString("type", "");
-    if ("run_test".equals(type)) {
+    String type = command.type() == null ? "" : command.type();
+    if (HeartbeatAnswer.RUN_TEST.equals(type)) {
       if (current != null) {
         // one test at a time: not accepted, so not acknowledged; the server sends it again
         return;
       }
       remember(id);
       acknowledge(id);
-      String testId = command.getString("test_id");
+      String testId = command.testId();
       long requested = testRequested.getAndSet(0);
       if (requested != 0) {
         run.stats.dispatchDelay.record(System.nanoTime() - requested);
@@ -227,14 +216,14 @@ final class VirtualAgent {
       run.stats.testsGiven.increment();
       run.given.add(testId);
       idle = false;
-      current = new SimulatedRun(this, testId, id, command.getJsonObject("payload", new JsonObject()));
+      current = new SimulatedRun(this, testId, id, command.payload());
       current.start();
       return;
     }
     remember(id);
     acknowledge(id);
-    if ("cancel_test".equals(type) && current != null) {
-      String testId = command.getString("test_id", command.getJsonObject("payload", new JsonObject()).getString("test_id"));
+    if (HeartbeatAnswer.CANCEL_TEST.equals(type) && current != null) {
+      String testId = command.testId() != null ? command.testId() : command.payload().getString("test_id");
       if (current.testId.equals(testId)) {
         current.stop();
         run.stats.testsCancelled.increment();

@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.store.AgentStore;
@@ -31,9 +32,6 @@ import java.util.List;
  * registration and heartbeat a certificate naming the agent; the token is prechecked before the body.
  */
 public final class AgentProtocolRoutes implements ApiArea {
-
-  /** Command ids one heartbeat may acknowledge. */
-  static final int MAX_ACKS = 1000;
 
   private final Vertx vertx;
   private final AgentStore agents;
@@ -245,22 +243,10 @@ public final class AgentProtocolRoutes implements ApiArea {
     if (mutualTls) {
       ClientCertificates.require(ctx, ca, agents::certificateRevoked);
     }
-    Body body = Body.orEmpty(ctx);
-    String reported = body.optString("status", AgentStatus.IDLE.wireName());
-    AgentStatus status = AgentStatus.parse(reported).filter(AgentStatus::isReportable)
-        .orElseThrow(() -> ApiError.badRequest("Field 'status' must be idle, running or error"));
     // every metric within what the hardware can report: the dashboard and the dispatcher trust them
-    JsonObject metrics = new JsonObject()
-        .put("status", status.wireName())
-        .put("current_task", TextFields.line("current_task", body.optString("current_task", ""), 64))
-        .put("gpu_utilization_pct", bounded(body, "gpu_utilization_pct", 100))
-        .put("gpu_memory_used_gb", bounded(body, "gpu_memory_used_gb", 1e7))
-        .put("storage_gb_free", bounded(body, "storage_gb_free", 1e9))
-        .put("uptime_s", bounded(body, "uptime_s", 1e10));
-    List<String> acks = body.optStringList("acked_command_ids");
-    if (acks != null && (acks.size() > MAX_ACKS || acks.stream().anyMatch(a -> a.length() > 64))) {
-      throw ApiError.badRequest("Field 'acked_command_ids' must list at most " + MAX_ACKS + " command ids");
-    }
+    Heartbeat beat = Body.wire(() -> Heartbeat.parse(Body.orEmpty(ctx).json()));
+    JsonObject metrics = beat.metrics();
+    List<String> acks = beat.ackedCommandIds();
     // the agent comes from memory (LiveFleet): a heartbeat that changes nothing never waits on the database
     String idOrName = ctx.pathParam("id");
     LiveFleet.Agent agent = agents.fleet().liveByIdOrName(idOrName)
@@ -282,16 +268,6 @@ public final class AgentProtocolRoutes implements ApiArea {
       Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).mergeIn(reply.body()));
       return null;
     });
-  }
-
-  /** A finite number from 0 to {@code max}, or null when absent; 400 naming the field otherwise. */
-  private static Double bounded(Body body, String field, double max) {
-    Double value = body.optNumber(field, null);
-    if (value != null && (value < 0 || value > max)) {
-      throw ApiError.badRequest("Field '" + field + "' must be between 0 and "
-          + (max == Math.rint(max) && max < 1e6 ? String.valueOf((long) max) : String.valueOf(max)));
-    }
-    return value;
   }
 
   private Future<Void> agentStatusEvent(String id, String name, String status) {

@@ -1,5 +1,7 @@
 package dev.svc.server.http;
 
+import dev.svc.core.protocol.BadMessage;
+import dev.svc.core.protocol.Fields;
 import dev.svc.server.json.BoundedJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
@@ -69,19 +71,9 @@ public final class Body {
   }
 
   public String optString(String field, String fallback) {
-    Object value = json.getValue(field);
-    if (value == null) {
-      return fallback;
-    }
-    if (!(value instanceof String)) {
-      throw ApiError.badRequest("Field '" + field + "' must be a string");
-    }
-    String s = (String) value;
-    if (s.indexOf('\0') >= 0) {
-      throw ApiError.badRequest("Field '" + field + "' must not contain NUL characters");
-    }
-    return s;
+    return wire(() -> Fields.optString(json, field, fallback));
   }
+
 
   public Integer optInt(String field, Integer fallback, int min, int max) {
     Object value = json.getValue(field);
@@ -105,28 +97,9 @@ public final class Body {
   }
 
   public Double optNumber(String field, Double fallback) {
-    Object value = json.getValue(field);
-    if (value == null) {
-      return fallback;
-    }
-    if (value instanceof Number) {
-      double d = ((Number) value).doubleValue();
-      if (Double.isFinite(d)) {
-        return d;
-      }
-    }
-    if (value instanceof String) {
-      try {
-        double d = Double.parseDouble(((String) value).trim());
-        if (Double.isFinite(d)) {
-          return d;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-    }
-    throw ApiError.badRequest("Field '" + field + "' must be a number");
+    return wire(() -> Fields.optNumber(json, field, fallback));
   }
+
 
   public boolean optBool(String field, boolean fallback) {
     Object value = json.getValue(field);
@@ -154,29 +127,22 @@ public final class Body {
   }
 
   public JsonArray optArray(String field) {
-    Object value = json.getValue(field);
-    if (value == null) {
-      return null;
-    }
-    if (!(value instanceof JsonArray)) {
-      throw ApiError.badRequest("Field '" + field + "' must be an array");
-    }
-    return (JsonArray) value;
+    return wire(() -> Fields.optArray(json, field));
   }
+
 
   /** A list of strings, or null when absent. */
   public List<String> optStringList(String field) {
-    JsonArray array = optArray(field);
-    if (array == null) {
-      return null;
-    }
-    List<String> out = new ArrayList<>();
-    for (Object o : array) {
-      if (!(o instanceof String)) {
-        throw ApiError.badRequest("Field '" + field + "' must be a list of strings");
-      }
-      out.add((String) o);
-    }
-    return out;
+    return wire(() -> Fields.optStringList(json, field));
   }
+
+  /** A read of the protocol's field readers, its refusal as the API's 400. */
+  static <T> T wire(java.util.function.Supplier<T> read) {
+    try {
+      return read.get();
+    } catch (BadMessage e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+  }
+
 }

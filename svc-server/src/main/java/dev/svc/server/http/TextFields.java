@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.core.protocol.Fields;
 import dev.svc.core.TextRule;
 import java.util.List;
 
@@ -32,18 +33,9 @@ public final class TextFields {
   }
 
   private static String check(String field, String value, int max, boolean multiLine) {
-    if (value == null) {
-      return null;
-    }
-    if (value.length() > max) {
-      throw ApiError.badRequest("Field '" + field + "' must be at most " + max + " characters");
-    }
-    String problem = TextRule.fieldProblem(field, value, multiLine);
-    if (problem != null) {
-      throw ApiError.badRequest(problem);
-    }
-    return value;
+    return Body.wire(() -> Fields.text(field, value, max, multiLine));
   }
+
 
   /** {@code value} when it is at most {@code max} characters (or null); 400 naming the field otherwise. */
   static String limit(String field, String value, int max) {

@@ -1,9 +1,8 @@
 package dev.svc.server.http;
 
+import dev.svc.core.Ids;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /** Token hashing and constant-time comparison. */
 public final class Tokens {
@@ -12,11 +11,7 @@ public final class Tokens {
   }
 
   public static String sha256Hex(String token) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Ids.sha256Hex(token);
   }
 
   public static String prefix(String token) {

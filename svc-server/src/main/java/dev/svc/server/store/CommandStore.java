@@ -1,5 +1,6 @@
 package dev.svc.server.store;
 
+import dev.svc.core.protocol.HeartbeatAnswer.Command;
 import dev.svc.core.Timestamps;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -54,7 +55,7 @@ public final class CommandStore {
    *
    * @param acked the ids the agent acknowledges; null for an agent that does not acknowledge by id
    */
-  public Future<List<JsonObject>> deliver(String agentId, Collection<String> acked) {
+  public Future<List<Command>> deliver(String agentId, Collection<String> acked) {
     String now = Timestamps.now();
     return pool.withTransaction(conn -> acknowledge(conn, agentId, acked, now)
         .compose(v -> Sql.rows(conn, PENDING, Tuple.of(agentId)))
@@ -63,8 +64,15 @@ public final class CommandStore {
           for (JsonObject row : rows) {
             chain = chain.compose(v -> Sql.update(conn, DELIVERED, Tuple.of(now, row.getString("id"))).mapEmpty());
           }
-          return chain.map(v -> rows);
+          return chain.map(v -> rows.stream().map(CommandStore::command).toList());
         }));
+  }
+
+  /** A stored command as the heartbeat answer carries it. */
+  private static Command command(JsonObject row) {
+    JsonObject payload = StoredJson.object(row.getString("payload"));
+    return new Command(row.getString("id"), row.getString("test_id"), row.getString("type"),
+        payload == null ? new JsonObject() : payload);
   }
 
   private static Future<Void> acknowledge(SqlClient client, String agentId, Collection<String> acked, String now) {

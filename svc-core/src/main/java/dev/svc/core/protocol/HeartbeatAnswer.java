@@ -1,4 +1,4 @@
-package dev.svc.agent.daemon;
+package dev.svc.core.protocol;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
@@ -13,39 +13,72 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The server's answer to a heartbeat (protocol.md: {@code agent_id}, {@code settings}, {@code commands}),
- * checked whole before any of it is applied: a malformed answer is refused with one sentence and
- * changes nothing, rather than failing half-way with a ClassCastException after the settings were
- * taken. A command without a {@code command_id} is left out, as before.
+ * The server's answer to a heartbeat (protocol.md: {@code agent_id}, {@code settings}, {@code commands}):
+ * the server writes it with {@link #toJson}, the agent and the fleet simulator read it with
+ * {@link #parse}, checked whole before any of it is applied: a malformed answer is refused with one
+ * sentence and changes nothing, rather than failing half-way with a ClassCastException after the
+ * settings were taken. A command without a {@code command_id} is left out, as before.
  *
  * @param agentId the id the server knows this agent by, when it names one
  * @param settings the agent's settings, when the answer carries them
  * @param commands the commands to forward to the engine, each with a non-blank command_id
  */
-record HeartbeatAnswer(Optional<String> agentId, Optional<JsonObject> settings, List<Command> commands) {
+public record HeartbeatAnswer(Optional<String> agentId, Optional<JsonObject> settings, List<Command> commands) {
 
   /**
    * What an agent id may be: it goes into request paths, so no '/', '%' or '..'; ids from older
    * servers need not be this server's 16 hex digits.
    */
-  static final Pattern AGENT_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  public static final Pattern AGENT_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   /** Longest command id taken; the server's are far shorter. */
-  static final int MAX_COMMAND_ID = 128;
+  public static final int MAX_COMMAND_ID = 128;
 
-  /** One command: the engine gets exactly these fields. */
-  record Command(String commandId, String testId, String type, JsonObject payload) {
+  /** The command that starts a test on the agent; its payload is a {@link RunTest}. */
+  public static final String RUN_TEST = "run_test";
+  /** The command that stops the test the agent runs; its payload names the test. */
+  public static final String CANCEL_TEST = "cancel_test";
+
+  /** One command: the engine gets exactly these fields ({@code test_id} only when there is one). */
+  public record Command(String commandId, String testId, String type, JsonObject payload) {
+
+    public static Command runTest(String commandId, RunTest test) {
+      return new Command(commandId, test.testId(), RUN_TEST, test.toJson());
+    }
+
+    public static Command cancelTest(String commandId, String testId) {
+      return new Command(commandId, testId, CANCEL_TEST, new JsonObject().put("test_id", testId));
+    }
+
+    public JsonObject toJson() {
+      JsonObject json = new JsonObject().put("command_id", commandId).put("type", type);
+      if (testId != null) {
+        json.put("test_id", testId);
+      }
+      return json.put("payload", payload == null ? new JsonObject() : payload);
+    }
+  }
+
+  /** The answer as the server sends it; {@code agent_id} only when it names one. */
+  public JsonObject toJson() {
+    JsonObject json = new JsonObject();
+    agentId.ifPresent(id -> json.put("agent_id", id));
+    JsonArray listed = new JsonArray();
+    commands.forEach(c -> listed.add(c.toJson()));
+    json.put("commands", listed);
+    settings.ifPresent(s -> json.put("settings", s));
+    return json;
   }
 
   /** A heartbeat answer this agent cannot use; the message says what is wrong with it. */
-  static final class MalformedException extends RuntimeException {
+  public static final class MalformedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    MalformedException(String problem) {
+    public MalformedException(String problem) {
       super("The server's heartbeat answer is malformed: " + problem);
     }
   }
 
-  static HeartbeatAnswer parse(Buffer body) {
+  public static HeartbeatAnswer parse(Buffer body) {
     Object decoded;
     try {
       // Jackson bounds the nesting depth, so a deep answer is a DecodeException, not a stack overflow
@@ -53,6 +86,11 @@ record HeartbeatAnswer(Optional<String> agentId, Optional<JsonObject> settings, 
     } catch (DecodeException | IllegalStateException e) {
       throw new MalformedException("it is not JSON");
     }
+    return from(decoded);
+  }
+
+  /** As {@link #parse}, for an answer already decoded (null, or any JSON value). */
+  public static HeartbeatAnswer from(Object decoded) {
     if (!(decoded instanceof JsonObject answer)) {
       throw new MalformedException("it is not a JSON object");
     }
@@ -107,7 +145,7 @@ record HeartbeatAnswer(Optional<String> agentId, Optional<JsonObject> settings, 
   }
 
   /** Settings as the strings that {@link dev.svc.core.domain.AgentSettings} reads. */
-  static Map<String, String> flat(JsonObject settings) {
+  public static Map<String, String> flat(JsonObject settings) {
     Map<String, String> out = new LinkedHashMap<>();
     settings.forEach(e -> out.put(e.getKey(), e.getValue() == null ? null : String.valueOf(e.getValue())));
     return out;

@@ -1,4 +1,4 @@
-package dev.svc.agent.daemon;
+package dev.svc.core.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,7 @@ import io.vertx.core.buffer.Buffer;
  * server either give an answer whose every part is usable (an agent id that is safe in a request path, settings
  * whose heartbeat interval stays in the server's range, commands with ids, strings and an object
  * payload) or are refused with {@link HeartbeatAnswer.MalformedException}; nothing else escapes.
+ * Writing a parsed answer with {@code toJson} and parsing it again gives the same answer.
  * Regression mode runs the inputs under {@code HeartbeatAnswerFuzzTestInputs/}.
  */
 class HeartbeatAnswerFuzzTest {
@@ -33,5 +34,7 @@ class HeartbeatAnswerFuzzTest {
       // what the engine is sent encodes (the event bus copies it)
       assertThat(command.payload().encode()).isNotNull();
     }
+    // what the server writes is what the agent reads: one toJson, one parse
+    assertThat(HeartbeatAnswer.from(answer.toJson())).isEqualTo(answer);
   }
 }

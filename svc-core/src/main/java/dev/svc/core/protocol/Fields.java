@@ -1,0 +1,110 @@
+package dev.svc.core.protocol;
+
+import dev.svc.core.TextRule;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Typed reads of a protocol message's fields, each failing with the protocol's sentence
+ * ({@link BadMessage}): what every parse of a wire type, and every API body, is read with.
+ */
+public final class Fields {
+
+  private Fields() {
+  }
+
+  public static String optString(JsonObject json, String field, String fallback) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return fallback;
+    }
+    if (!(value instanceof String s)) {
+      throw new BadMessage("Field '" + field + "' must be a string");
+    }
+    if (s.indexOf('\0') >= 0) {
+      throw new BadMessage("Field '" + field + "' must not contain NUL characters");
+    }
+    return s;
+  }
+
+  /** A finite number (or a string holding one), or {@code fallback} when absent. */
+  public static Double optNumber(JsonObject json, String field, Double fallback) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return fallback;
+    }
+    if (value instanceof Number n && Double.isFinite(n.doubleValue())) {
+      return n.doubleValue();
+    }
+    if (value instanceof String s) {
+      try {
+        double d = Double.parseDouble(s.trim());
+        if (Double.isFinite(d)) {
+          return d;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+    }
+    throw new BadMessage("Field '" + field + "' must be a number");
+  }
+
+  /** As {@link #optNumber}, also from 0 to {@code max}; null when absent. */
+  public static Double boundedNumber(JsonObject json, String field, double max) {
+    Double value = optNumber(json, field, null);
+    if (value != null && (value < 0 || value > max)) {
+      throw new BadMessage("Field '" + field + "' must be between 0 and "
+          + (max == Math.rint(max) && max < 1e6 ? String.valueOf((long) max) : String.valueOf(max)));
+    }
+    return value;
+  }
+
+  public static JsonArray optArray(JsonObject json, String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof JsonArray array)) {
+      throw new BadMessage("Field '" + field + "' must be an array");
+    }
+    return array;
+  }
+
+  /** A list of strings, or null when absent. */
+  public static List<String> optStringList(JsonObject json, String field) {
+    JsonArray array = optArray(json, field);
+    if (array == null) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    for (Object o : array) {
+      if (!(o instanceof String s)) {
+        throw new BadMessage("Field '" + field + "' must be a list of strings");
+      }
+      out.add(s);
+    }
+    return out;
+  }
+
+  /** One line of text people read back: at most {@code max} characters, held to {@link TextRule}; null passes. */
+  public static String line(String field, String value, int max) {
+    return text(field, value, max, false);
+  }
+
+  /** As {@link #line}, for text that may span lines. */
+  public static String text(String field, String value, int max, boolean multiLine) {
+    if (value == null) {
+      return null;
+    }
+    if (value.length() > max) {
+      throw new BadMessage("Field '" + field + "' must be at most " + max + " characters");
+    }
+    String problem = TextRule.fieldProblem(field, value, multiLine);
+    if (problem != null) {
+      throw new BadMessage(problem);
+    }
+    return value;
+  }
+}

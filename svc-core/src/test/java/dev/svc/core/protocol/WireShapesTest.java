@@ -1,0 +1,93 @@
+package dev.svc.core.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.svc.core.domain.AgentStatus;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shapes protocol.md gives for the typed messages, and the shapes svc-agent sends, go through
+ * the svc-core types: the old Python agent's heartbeat (no acknowledgements, numbers as it sends
+ * them, keys left out), svc-agent's, the server's answer as the old agent reads it. What is written
+ * with toJson parses back to the same message.
+ */
+class WireShapesTest {
+
+  @Test
+  void theOldAgentsHeartbeatIsTakenAsItIs() {
+    JsonObject old = new JsonObject("{\"status\":\"running\",\"current_task\":\"a1b2c3d4e5f60718\","
+        + "\"gpu_utilization_pct\":97,\"gpu_memory_used_gb\":61.2,\"storage_gb_free\":812,\"uptime_s\":86400}");
+    Heartbeat beat = Heartbeat.parse(old);
+    assertThat(beat.status()).isEqualTo(AgentStatus.RUNNING);
+    assertThat(beat.currentTask()).isEqualTo("a1b2c3d4e5f60718");
+    assertThat(beat.gpuUtilizationPct()).isEqualTo(97.0);
+    assertThat(beat.uptimeS()).isEqualTo(86400.0);
+    assertThat(beat.ackedCommandIds()).as("an old agent acknowledges nothing").isNull();
+    assertThat(beat.toJson().containsKey("acked_command_ids")).isFalse();
+    assertThat(Heartbeat.parse(beat.toJson())).isEqualTo(beat);
+
+    // missing keys default, unknown keys are ignored, an empty body is an idle agent
+    Heartbeat sparse = Heartbeat.parse(new JsonObject().put("kitt_version", "1.2.0"));
+    assertThat(sparse.status()).isEqualTo(AgentStatus.IDLE);
+    assertThat(sparse.currentTask()).isEmpty();
+    assertThat(sparse.gpuUtilizationPct()).isNull();
+    // numbers as strings, as some old agents send them
+    assertThat(Heartbeat.parse(new JsonObject().put("storage_gb_free", "812.5")).storageGbFree()).isEqualTo(812.5);
+  }
+
+  @Test
+  void svcAgentsHeartbeatRoundTrips() {
+    Heartbeat sent = new Heartbeat(AgentStatus.IDLE, "", 3.5, 1.25, 812.4, 120.0, List.of("c1", "c2"));
+    JsonObject wire = sent.toJson();
+    assertThat(wire.getJsonArray("acked_command_ids")).containsExactly("c1", "c2");
+    assertThat(Heartbeat.parse(new JsonObject(wire.encode()))).isEqualTo(sent);
+  }
+
+  @Test
+  void aBadHeartbeatIsRefusedWholeWithOneSentence() {
+    assertThatThrownBy(() -> Heartbeat.parse(new JsonObject().put("status", "sleeping")))
+        .isInstanceOf(BadMessage.class).hasMessage("Field 'status' must be idle, running or error");
+    assertThatThrownBy(() -> Heartbeat.parse(new JsonObject().put("gpu_utilization_pct", 101)))
+        .hasMessage("Field 'gpu_utilization_pct' must be between 0 and 100");
+    assertThatThrownBy(() -> Heartbeat.parse(new JsonObject().put("current_task", "x".repeat(65))))
+        .hasMessage("Field 'current_task' must be at most 64 characters");
+    assertThatThrownBy(() -> Heartbeat.parse(new JsonObject().put("acked_command_ids", List.of(1))))
+        .hasMessage("Field 'acked_command_ids' must be a list of strings");
+  }
+
+  @Test
+  void theServersAnswerReadsAsProtocolMdShowsIt() {
+    String documented = "{\"ack\": true, \"agent_id\": \"a1b2c3d4e5f60718\","
+        + " \"commands\": [{\"command_id\":\"c0ffee\",\"test_id\":\"t1\",\"type\":\"run_test\","
+        + " \"payload\":{\"model_path\":\"/models/m\",\"engine_name\":\"vllm\",\"benchmark_name\":\"throughput\","
+        + "\"suite_name\":\"quick\",\"force\":false}}],"
+        + " \"settings\": {\"model_storage_dir\":\"~/.svc/models\",\"model_share_source\":\"\",\"model_share_mount\":\"\","
+        + " \"auto_cleanup\":\"true\",\"heartbeat_interval_s\":\"30\",\"kitt_image\":\"\"}}";
+    HeartbeatAnswer answer = HeartbeatAnswer.parse(Buffer.buffer(documented));
+    assertThat(answer.agentId()).contains("a1b2c3d4e5f60718");
+    assertThat(answer.commands()).hasSize(1);
+    HeartbeatAnswer.Command command = answer.commands().get(0);
+    assertThat(command.type()).isEqualTo(HeartbeatAnswer.RUN_TEST);
+    RunTest run = RunTest.from(command.payload());
+    assertThat(run.engineName()).isEqualTo("vllm");
+    assertThat(run.testId()).as("the documented payload leaves test_id to the command").isEmpty();
+    assertThat(run.force()).isFalse();
+
+    // what the server writes is read back the same, by svc-agent and by the old agent's keys
+    HeartbeatAnswer written = new HeartbeatAnswer(Optional.empty(), answer.settings(),
+        List.of(HeartbeatAnswer.Command.runTest("c0ffee", new RunTest("t1", "/models/m", "vllm", "throughput", "quick",
+            false)), HeartbeatAnswer.Command.cancelTest("c0ffef", "t0")));
+    JsonObject wire = written.toJson();
+    assertThat(wire.getJsonArray("commands").getJsonObject(0).getJsonObject("payload").getString("model_path"))
+        .isEqualTo("/models/m");
+    assertThat(wire.getJsonObject("settings").getString("heartbeat_interval_s")).isEqualTo("30");
+    assertThat(HeartbeatAnswer.parse(wire.toBuffer())).isEqualTo(written);
+    assertThat(RunTest.from(wire.getJsonArray("commands").getJsonObject(0).getJsonObject("payload")).testId())
+        .isEqualTo("t1");
+  }
+}
