@@ -58,6 +58,9 @@ final class EngineCatalogYaml {
       root = new Yaml(new SafeConstructor(options)).load(text);
     } catch (YAMLException e) {
       throw invalid(source, "it is not well-formed YAML (" + yamlProblem(e) + ")");
+    } catch (NumberFormatException e) {
+      // SnakeYAML builds a YAML 1.1 base-60 integer (1:20) from int parts: a part too large throws this
+      throw invalid(source, "a number in it is out of range");
     }
     if (root == null) {
       return Map.of();

@@ -73,6 +73,9 @@ public final class SuiteCatalog {
       root = new Yaml(new SafeConstructor(strict())).load(text);
     } catch (YAMLException e) {
       throw invalid(source, "it is not well-formed YAML");
+    } catch (NumberFormatException e) {
+      // SnakeYAML builds a YAML 1.1 base-60 integer (1:20) from int parts: a part too large throws this
+      throw invalid(source, "a number in it is out of range");
     }
     if (!(root instanceof Map<?, ?> top)) {
       throw invalid(source, "it must be a mapping with 'benchmarks'");
