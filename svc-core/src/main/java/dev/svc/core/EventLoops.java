@@ -48,9 +48,4 @@ public final class EventLoops {
       }
     }, new DeploymentOptions().setInstances(count)).map(id -> new Contexts(vertx, List.copyOf(made), id));
   }
-
-  /** One context per event loop of {@code vertx} (as many as it has loops: by default two per core). */
-  public static Future<Contexts> perLoop(Vertx vertx, int loops) {
-    return contexts(vertx, Math.max(1, loops));
-  }
 }
