@@ -1,6 +1,7 @@
 package dev.svc.engines;
 
 import dev.svc.core.CpuArch;
+import dev.svc.core.UserYaml;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -13,12 +14,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Reads one engines.yaml document into entries by engine name, strictly: any problem becomes an
@@ -50,17 +45,9 @@ final class EngineCatalogYaml {
   private Map<String, EngineEntry> parseDocument(String text) {
     Object root;
     try {
-      LoaderOptions options = new LoaderOptions();
-      options.setAllowDuplicateKeys(false);
-      // An alias of a mapping or list can build a cycle (whose printing overflows the stack) or a
-      // billion-laughs bomb; a catalog needs neither, so aliases of collections are refused.
-      options.setMaxAliasesForCollections(0);
-      root = new Yaml(new SafeConstructor(options)).load(text);
-    } catch (YAMLException e) {
-      throw invalid(source, "it is not well-formed YAML (" + yamlProblem(e) + ")");
-    } catch (NumberFormatException e) {
-      // SnakeYAML builds a YAML 1.1 base-60 integer (1:20) from int parts: a part too large throws this
-      throw invalid(source, "a number in it is out of range");
+      root = UserYaml.load(text);
+    } catch (UserYaml.Invalid e) {
+      throw invalid(source, e.getMessage());
     }
     if (root == null) {
       return Map.of();
@@ -257,13 +244,5 @@ final class EngineCatalogYaml {
 
   private static <E> String wireNames(E[] constants, Function<E, String> wireName) {
     return Arrays.stream(constants).map(wireName).collect(Collectors.joining(", "));
-  }
-
-  private static String yamlProblem(YAMLException e) {
-    if (e instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
-      Mark mark = marked.getProblemMark();
-      return marked.getProblem() + " at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
-    }
-    return e.getMessage() == null ? "no detail" : e.getMessage().replaceAll("\\s+", " ").trim();
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.agent.config;
 
+import dev.svc.core.UserYaml;
 import dev.svc.core.domain.AgentSettings;
 import dev.svc.core.home.PrivateFiles;
 import dev.svc.core.home.SvcHome;
@@ -16,9 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * {@code ~/.svc/agent.yaml}, written by {@code svc-agent init} and read by every other command.
@@ -116,11 +115,11 @@ public record AgentConfig(String server, String token, String name, int port, St
     }
     Object parsed;
     try {
-      parsed = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(file, StandardCharsets.UTF_8));
+      parsed = UserYaml.load(Files.readString(file, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException("Could not read " + file, e);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(file + " is not valid YAML: " + e.getMessage());
+    } catch (UserYaml.Invalid e) {
+      throw new IllegalArgumentException(file + " is invalid: " + e.getMessage());
     }
     if (!(parsed instanceof Map<?, ?> map)) {
       throw new IllegalArgumentException(file + " must be a YAML mapping");

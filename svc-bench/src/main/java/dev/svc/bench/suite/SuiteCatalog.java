@@ -1,6 +1,7 @@
 package dev.svc.bench.suite;
 
 import dev.svc.bench.load.LoadModel;
+import dev.svc.core.UserYaml;
 import dev.svc.core.domain.Benchmarks;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,10 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * The suites: the shipped {@code conf/suites/*.yaml} (on the classpath at svc/conf/suites/) and
@@ -70,12 +67,9 @@ public final class SuiteCatalog {
   static Suite parse(String name, String text, String source) {
     Object root;
     try {
-      root = new Yaml(new SafeConstructor(strict())).load(text);
-    } catch (YAMLException e) {
-      throw invalid(source, "it is not well-formed YAML");
-    } catch (NumberFormatException e) {
-      // SnakeYAML builds a YAML 1.1 base-60 integer (1:20) from int parts: a part too large throws this
-      throw invalid(source, "a number in it is out of range");
+      root = UserYaml.load(text);
+    } catch (UserYaml.Invalid e) {
+      throw invalid(source, e.getMessage());
     }
     if (!(root instanceof Map<?, ?> top)) {
       throw invalid(source, "it must be a mapping with 'benchmarks'");
@@ -140,15 +134,6 @@ public final class SuiteCatalog {
       throw invalid(source, key + " of " + benchmark + " must be a whole number, got '" + value + "'");
     }
     return i;
-  }
-
-  private static LoaderOptions strict() {
-    LoaderOptions options = new LoaderOptions();
-    options.setAllowDuplicateKeys(false);
-    // An alias of a mapping or list can build a cycle (whose printing overflows the stack) or a
-    // billion-laughs bomb; a suite needs neither, so aliases of collections are refused.
-    options.setMaxAliasesForCollections(0);
-    return options;
   }
 
   static IllegalArgumentException invalid(String source, String problem) {
