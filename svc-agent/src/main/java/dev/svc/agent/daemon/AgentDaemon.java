@@ -8,10 +8,10 @@ import dev.svc.agent.logs.LogServerVerticle;
 import dev.svc.agent.uplink.AgentIdentity;
 import dev.svc.agent.uplink.ServerConnection;
 import dev.svc.agent.uplink.UplinkVerticle;
+import dev.svc.core.protocol.Registration;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import org.slf4j.Logger;
@@ -55,11 +55,10 @@ public final class AgentDaemon {
     });
   }
 
-  private Future<Void> deployAll(AgentHome home, AgentConfig config, JsonObject registration,
+  private Future<Void> deployAll(AgentHome home, AgentConfig config, Registration registration,
       UplinkVerticle.ServerConnectionFactory connections) {
-    LOG.info("Hardware: {}, {} GPU(s) {}, {} GB RAM, {}", registration.getString("cpu_info"),
-        registration.getInteger("gpu_count"), registration.getString("gpu_info"), registration.getInteger("ram_gb"),
-        registration.getString("environment_type"));
+    LOG.info("Hardware: {}, {} GPU(s) {}, {} GB RAM, {}", registration.cpuInfo(), registration.gpuCount(),
+        registration.gpuInfo(), registration.ramGb(), registration.environmentType());
     logServer = new LogServerVerticle(home, config);
     return deploy(new UplinkVerticle(home.spool(), identity, connections))
         .compose(v -> deploy(new ControlVerticle(home, config, identity, registration, connections)))

@@ -3,6 +3,7 @@ package dev.svc.agent.daemon;
 import dev.svc.core.domain.AgentStatus;
 import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.protocol.HeartbeatAnswer;
+import dev.svc.core.protocol.Registration;
 import dev.svc.agent.AgentBus;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
@@ -56,7 +57,7 @@ public final class ControlVerticle extends VerticleBase {
   private final AgentHome home;
   private final AgentConfig config;
   private final AgentIdentity identity;
-  private final JsonObject registration;
+  private final Registration registration;
   private final UplinkVerticle.ServerConnectionFactory connections;
   private final long startedNanos = System.nanoTime();
   private ServerConnection server;
@@ -69,7 +70,7 @@ public final class ControlVerticle extends VerticleBase {
   private int failedHeartbeats;
   private boolean stopped;
 
-  public ControlVerticle(AgentHome home, AgentConfig config, AgentIdentity identity, JsonObject registration,
+  public ControlVerticle(AgentHome home, AgentConfig config, AgentIdentity identity, Registration registration,
       UplinkVerticle.ServerConnectionFactory connections) {
     this.home = home;
     this.config = config;
@@ -138,19 +139,19 @@ public final class ControlVerticle extends VerticleBase {
    */
   private Future<String> register() {
     return server.request(HttpMethod.POST, "/api/v1/agents/register").timeout(30_000)
-        .sendJsonObject(registration).compose(response -> {
+        .sendJsonObject(registration.toJson()).compose(response -> {
           int code = response.statusCode();
           if (code == 201 || code == 200) {
-            JsonObject body = response.bodyAsJsonObject();
-            String id = body.getString("agent_id");
+            Registration.Answer answer = Registration.Answer.parse(response.bodyAsJsonObject());
+            String id = answer.agentId();
             String before = identity.agentId();
             identity.adopt(id);
-            if (body.getValue("heartbeat_interval_s") instanceof Number n && settings == null) {
+            if (answer.heartbeatIntervalS() != null && settings == null) {
               intervalS = AgentSettings.heartbeatIntervalS(java.util.Map.of(AgentSettings.HEARTBEAT_INTERVAL_S,
-                  String.valueOf(n)));
+                  String.valueOf(answer.heartbeatIntervalS())));
             }
             LOG.info(before == null || before.equals(id) ? "Registered with {} as {} ({})"
-                : "Registered again with {} as {} ({}), formerly " + before, config.server(), registration.getString("name"), id);
+                : "Registered again with {} as {} ({}), formerly " + before, config.server(), registration.name(), id);
             return Future.succeededFuture((String) null);
           }
           String refusal = "Server refused the registration: " + code + " " + error(response);

@@ -7,6 +7,7 @@ import dev.svc.bench.hardware.NvidiaSmi;
 import dev.svc.bench.hardware.SystemInfo;
 import dev.svc.core.CpuArch;
 import dev.svc.core.SvcVersion;
+import dev.svc.core.protocol.Registration;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.lifecycle.DockerClients;
@@ -39,13 +40,13 @@ public final class HardwareProbe {
   }
 
   /** The registration body for this host and configuration. */
-  public static JsonObject registration(AgentHome home, AgentConfig config) {
+  public static Registration registration(AgentHome home, AgentConfig config) {
     JsonObject info = SystemInfo.collect(new NvidiaSmi(config.nvidiaSmi()));
     return registration(config, info, hostname(), capabilities(home), ramType(), storageTypes());
   }
 
   /** The body from a collected {@link SystemInfo}; the rest as found on the host. */
-  static JsonObject registration(AgentConfig config, JsonObject info, String hostname, List<String> capabilities,
+  static Registration registration(AgentConfig config, JsonObject info, String hostname, List<String> capabilities,
       String ramType, List<String> storageTypes) {
     JsonObject gpu = unifiedMemoryFallback(info.getJsonObject("gpu"), info.getDouble("ram_gb"));
     JsonObject cpu = info.getJsonObject("cpu");
@@ -81,22 +82,10 @@ public final class HardwareProbe {
         .put("environment_type", info.getString("environment_type"))
         .put("fingerprint", info.getString("fingerprint"));
 
-    String version = SvcVersion.version();
-    return new JsonObject()
-        .put("name", config.name() == null || config.name().isBlank() ? hostname : config.name())
-        .put("hostname", hostname)
-        .put("port", config.port())
-        .put("gpu_info", gpuInfo)
-        .put("gpu_count", gpuCount)
-        .put("cpu_info", cpu.getString("model"))
-        .put("cpu_arch", CpuArch.normalize(cpu.getString("arch")))
-        .put("ram_gb", ramGb)
-        .put("environment_type", info.getString("environment_type"))
-        .put("fingerprint", fingerprint(details))
-        .put("agent_version", version)
-        .put("kitt_version", version)
-        .put("capabilities", new JsonArray(new ArrayList<>(capabilities)))
-        .put("hardware_details", details);
+    String name = config.name() == null || config.name().isBlank() ? hostname : config.name();
+    String arch = CpuArch.normalize(cpu.getString("arch"));
+    return new Registration(name, hostname, config.port(), gpuInfo, gpuCount, cpu.getString("model"), arch, ramGb,
+        info.getString("environment_type"), fingerprint(details), SvcVersion.version(), capabilities, details);
   }
 
   /**

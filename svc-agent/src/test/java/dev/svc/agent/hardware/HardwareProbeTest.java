@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
+import dev.svc.core.protocol.Registration;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class HardwareProbeTest {
 
   @Test
   void thisMachineWithoutAGpu() {
-    JsonObject body = HardwareProbe.registration(new AgentHome(dir), config(dir.resolve("absent").toString()));
+    JsonObject body = HardwareProbe.registration(new AgentHome(dir), config(dir.resolve("absent").toString())).toJson();
     var cpu = new SystemInfo().getHardware().getProcessor();
     assertThat(body.getString("name")).isEqualTo("probe-agent");
     assertThat(body.getString("hostname")).isNotBlank();
@@ -58,12 +59,13 @@ class HardwareProbeTest {
     assertThat(details.fieldNames()).containsAll(DETAIL_KEYS);
     assertThat(details.getInteger("cpu_cores")).isEqualTo(cpu.getPhysicalProcessorCount());
     assertThat(details.getInteger("cpu_threads")).isEqualTo(cpu.getLogicalProcessorCount());
+    assertThat(Registration.parse(body).toJson()).as("what the server reads back").isEqualTo(body);
   }
 
   @Test
   void aDedicatedGpuKeepsItsOwnMemory() throws Exception {
     JsonObject body = HardwareProbe.registration(new AgentHome(dir),
-        config(standIn("0, NVIDIA H100 80GB HBM3, 81559, 1024, 580.95.05, 9.0\\n")));
+        config(standIn("0, NVIDIA H100 80GB HBM3, 81559, 1024, 580.95.05, 9.0\\n"))).toJson();
     assertThat(body.getString("gpu_info")).isEqualTo("NVIDIA H100 80GB HBM3 80GB");
     JsonObject details = body.getJsonObject("hardware_details");
     assertThat(details.getDouble("gpu_vram_gb")).isEqualTo(79.6);
@@ -76,7 +78,7 @@ class HardwareProbeTest {
   @Test
   void aUnifiedMemoryGpuGetsTheSystemMemoryAsItsVram() throws Exception {
     JsonObject body = HardwareProbe.registration(new AgentHome(dir),
-        config(standIn("0, NVIDIA GB10, [N/A], [N/A], 580.95.05, 12.1\\n")));
+        config(standIn("0, NVIDIA GB10, [N/A], [N/A], 580.95.05, 12.1\\n"))).toJson();
     double ramGb = Math.round(new SystemInfo().getHardware().getMemory().getTotal() / 1e9 * 10) / 10.0;
     JsonObject details = body.getJsonObject("hardware_details");
     assertThat(details.getDouble("gpu_vram_gb")).isEqualTo(ramGb);

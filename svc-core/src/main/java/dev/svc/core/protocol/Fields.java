@@ -29,6 +29,37 @@ public final class Fields {
     return s;
   }
 
+  /** A non-blank string, trimmed. */
+  public static String requireString(JsonObject json, String field) {
+    String value = optString(json, field, null);
+    if (value == null || value.isBlank()) {
+      throw new BadMessage("Field '" + field + "' is required");
+    }
+    return value.trim();
+  }
+
+  /** A whole number (or a string of digits) from {@code min} to {@code max}, or {@code fallback} when absent. */
+  public static Integer optInt(JsonObject json, String field, Integer fallback, int min, int max) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return fallback;
+    }
+    long l;
+    if (value instanceof Integer || value instanceof Long) {
+      l = ((Number) value).longValue();
+    } else if (value instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
+      l = n.longValue();
+    } else if (value instanceof String s && s.trim().matches("-?\\d{1,12}")) {
+      l = Long.parseLong(s.trim());
+    } else {
+      throw new BadMessage("Field '" + field + "' must be an integer");
+    }
+    if (l < min || l > max) {
+      throw new BadMessage("Field '" + field + "' must be between " + min + " and " + max);
+    }
+    return (int) l;
+  }
+
   /** A finite number (or a string holding one), or {@code fallback} when absent. */
   public static Double optNumber(JsonObject json, String field, Double fallback) {
     Object value = json.getValue(field);
@@ -91,6 +122,14 @@ public final class Fields {
   /** One line of text people read back: at most {@code max} characters, held to {@link TextRule}; null passes. */
   public static String line(String field, String value, int max) {
     return text(field, value, max, false);
+  }
+
+  /** Each entry of a list of one-line values (tags, capabilities); null passes. */
+  public static List<String> lines(String field, List<String> values, int maxEach) {
+    if (values != null) {
+      values.forEach(v -> line(field, v, maxEach));
+    }
+    return values;
   }
 
   /** As {@link #line}, for text that may span lines. */

@@ -90,4 +90,51 @@ class WireShapesTest {
     assertThat(RunTest.from(wire.getJsonArray("commands").getJsonObject(0).getJsonObject("payload")).testId())
         .isEqualTo("t1");
   }
+
+  @Test
+  void theOldAgentsRegistrationIsTakenAsItIs() {
+    // the old agent: kitt_version, hardware_details as a string holding JSON, cpu_arch as the kernel says it
+    JsonObject old = new JsonObject().put("name", "gpu-01").put("hostname", "gpu-01.lab").put("port", 8090)
+        .put("gpu_info", "NVIDIA H100 80GB HBM3 80GB").put("gpu_count", 8).put("cpu_info", "AMD EPYC 9654")
+        .put("cpu_arch", "x86_64").put("ram_gb", 1024).put("environment_type", "native_linux")
+        .put("fingerprint", "h100_8_epyc_1024").put("kitt_version", "1.6.2")
+        .put("hardware_details", "{\"gpu_model\":\"NVIDIA H100 80GB HBM3\",\"cpu_cores\":96}");
+    Registration registration = Registration.parse(old);
+    assertThat(registration.cpuArch()).as("stored normalized").isEqualTo("amd64");
+    assertThat(registration.agentVersion()).isEqualTo("1.6.2");
+    assertThat(registration.hardwareDetails().getInteger("cpu_cores")).isEqualTo(96);
+    assertThat(registration.capabilities()).as("the old agent sends none").isNull();
+    assertThat(Registration.parse(registration.toJson())).isEqualTo(registration);
+
+    // only the name and the hostname are required; the port defaults; cpu_arch may come from the details
+    Registration sparse = Registration.parse(new JsonObject().put("name", "n").put("hostname", "h")
+        .put("hardware_details", new JsonObject().put("cpu_arch", "aarch64")));
+    assertThat(sparse.port()).isEqualTo(Registration.DEFAULT_PORT);
+    assertThat(sparse.cpuArch()).isEqualTo("arm64");
+    assertThat(sparse.gpuCount()).isNull();
+  }
+
+  @Test
+  void aBadRegistrationIsRefusedWholeWithOneSentence() {
+    JsonObject named = new JsonObject().put("name", "n").put("hostname", "h");
+    assertThatThrownBy(() -> Registration.parse(new JsonObject().put("hostname", "h")))
+        .isInstanceOf(BadMessage.class).hasMessage("Field 'name' is required");
+    assertThatThrownBy(() -> Registration.parse(named.copy().put("port", 70000)))
+        .hasMessage("Field 'port' must be between 0 and 65535");
+    assertThatThrownBy(() -> Registration.parse(named.copy().put("gpu_count", -1)))
+        .hasMessage("Field 'gpu_count' must be between 0 and 4096");
+    assertThatThrownBy(() -> Registration.parse(named.copy().put("hardware_details", "not json")))
+        .hasMessage("Field 'hardware_details' must be a JSON object or a string containing one");
+    assertThatThrownBy(() -> Registration.parse(named.copy().put("name", "a\u001b[31mb")))
+        .isInstanceOf(BadMessage.class).hasMessageContaining("'name'");
+  }
+
+  @Test
+  void theRegistrationAnswerReadsAsProtocolMdShowsIt() {
+    Registration.Answer answer = Registration.Answer.parse(
+        new JsonObject("{\"agent_id\":\"a1b2c3d4e5f60718\",\"heartbeat_interval_s\":30}"));
+    assertThat(answer).isEqualTo(new Registration.Answer("a1b2c3d4e5f60718", 30));
+    assertThat(Registration.Answer.parse(answer.toJson())).isEqualTo(answer);
+    assertThat(Registration.Answer.parse(new JsonObject().put("agent_id", "x")).heartbeatIntervalS()).isNull();
+  }
 }

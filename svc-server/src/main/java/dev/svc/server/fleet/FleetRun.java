@@ -1,10 +1,11 @@
 package dev.svc.server.fleet;
 
 import dev.svc.core.SvcVersion;
+import dev.svc.core.protocol.Registration;
 import dev.svc.engines.EngineCatalog;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -40,12 +41,10 @@ final class FleetRun {
     return options.intervalS() * 1000L;
   }
 
-  /** The registration body of one agent. */
-  JsonObject registration(String name) {
-    return new JsonObject().put("name", name).put("hostname", name).put("port", 8090)
-        .put("gpu_info", GPU).put("gpu_count", GPU_COUNT).put("cpu_info", CPU).put("cpu_arch", "amd64")
-        .put("ram_gb", RAM_GB).put("environment_type", "native_linux").put("fingerprint", "h100_x8_epyc9654_fleet")
-        .put("agent_version", SvcVersion.version()).put("capabilities", new JsonArray().add("vllm").add("llama_cpp"));
+  /** The registration of one agent. */
+  Registration registration(String name) {
+    return new Registration(name, name, Registration.DEFAULT_PORT, GPU, GPU_COUNT, CPU, "amd64", RAM_GB, "native_linux",
+        "h100_x8_epyc9654_fleet", SvcVersion.version(), List.of("vllm", "llama_cpp"), null);
   }
 
   /** The agent as the test agents' simulator reads it to plan a run's figures. */

@@ -1,9 +1,11 @@
 package dev.svc.server.fleet;
 
 import dev.svc.core.domain.AgentStatus;
+import dev.svc.core.protocol.BadMessage;
 import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.protocol.HeartbeatAnswer;
 import dev.svc.core.protocol.HeartbeatAnswer.Command;
+import dev.svc.core.protocol.Registration;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -100,7 +102,7 @@ final class VirtualAgent {
       return;
     }
     run.registrations.acquire(context)
-        .compose(v -> send(HttpMethod.POST, "/api/v1/agents/register", run.registration(credentials.name()).toBuffer())
+        .compose(v -> send(HttpMethod.POST, "/api/v1/agents/register", run.registration(credentials.name()).toJson().toBuffer())
             .onComplete(ar -> run.registrations.release()))
         .onComplete(ar -> {
           if (stopped) {
@@ -114,9 +116,10 @@ final class VirtualAgent {
               up = true;
               run.stats.agentUp();
             }
-            String id = reply.json().getString("agent_id");
-            if (id != null) {
-              agentId = id;
+            try {
+              agentId = Registration.Answer.parse(reply.json()).agentId();
+            } catch (BadMessage e) {
+              run.stats.error("register: " + e.getMessage());
             }
             backoffMs = 1000;
             idle = current == null;

@@ -4,11 +4,14 @@ import dev.svc.server.events.EventLog;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CommandStore;
 import dev.svc.server.store.Flags;
+import dev.svc.server.store.NewAgent;
 import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
+import dev.svc.core.SvcVersion;
 import dev.svc.core.domain.AgentSettings;
 import dev.svc.core.domain.AgentStatus;
 import dev.svc.core.events.EventType;
+import dev.svc.core.protocol.Registration;
 import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.Sql;
@@ -157,21 +160,16 @@ public final class AgentAdminRoutes implements ApiArea {
     String arch = body.optString("cpu_arch", "amd64");
     CpuArch cpuArch = CpuArch.parse(arch)
         .orElseThrow(() -> ApiError.badRequest("Field 'cpu_arch' must be amd64 (x86_64) or arm64 (aarch64)"));
-    JsonObject fields = new JsonObject()
-        .put("name", name)
-        .put("hostname", "test-agent-" + name)
-        .put("port", 0)
-        .put("gpu_info", TextFields.line("gpu_info", body.optString("gpu_info", "NVIDIA H100 80GB HBM3"), 1024))
-        .put("gpu_count", body.optInt("gpu_count", 1, 0, 64))
-        .put("cpu_info", TextFields.line("cpu_info", body.optString("cpu_info", "Simulated CPU"), 1024))
-        .put("cpu_arch", cpuArch.wireName())
-        .put("ram_gb", body.optInt("ram_gb", 64, 1, 65536))
-        .put("environment_type", TextFields.line("environment_type", body.optString("environment_type", "native_linux"), 64))
-        .put("agent_version", dev.svc.core.SvcVersion.version())
-        .put("status", AgentStatus.IDLE.wireName())
-        .put("is_test_agent", true);
+    Registration hardware = new Registration(name, "test-agent-" + name, 0,
+        TextFields.line("gpu_info", body.optString("gpu_info", "NVIDIA H100 80GB HBM3"), 1024),
+        body.optInt("gpu_count", 1, 0, 64),
+        TextFields.line("cpu_info", body.optString("cpu_info", "Simulated CPU"), 1024),
+        cpuArch.wireName(),
+        body.optInt("ram_gb", 64, 1, 65536),
+        TextFields.line("environment_type", body.optString("environment_type", "native_linux"), 64),
+        null, SvcVersion.version(), null, null);
     String id = Ids.newId();
-    fields.put("id", id);
+    NewAgent fields = new NewAgent(id, hardware, AgentStatus.IDLE.wireName(), true, null, null);
     return AgentNames.requireNameIsNoAgentId(agents, name)
         .compose(v -> uniqueName(name, agents.insert(fields)))
         .compose(v -> requireAgent(id)).compose(agent -> agents.settings(agent.getString("id")).map(s -> {
@@ -189,9 +187,8 @@ public final class AgentAdminRoutes implements ApiArea {
     String name = TextFields.line("name", Body.of(ctx).requireString("name"), 255);
     String id = Ids.newId();
     String token = Ids.newToken();
-    JsonObject fields = new JsonObject().put("id", id).put("name", name).put("hostname", name)
-        .put("port", 8090).put("status", "provisioned").put("is_test_agent", false)
-        .put("token_hash", Tokens.sha256Hex(token)).put("token_prefix", Tokens.prefix(token));
+    NewAgent fields = new NewAgent(id, Registration.named(name), "provisioned", false, Ids.sha256Hex(token),
+        Tokens.prefix(token));
     return AgentNames.requireNameIsNoAgentId(agents, name).compose(v -> uniqueName(name, agents.insert(fields))).map(v -> {
       Replies.json(ctx, 201, new JsonObject().put("agent_id", id).put("name", name).put("token", token)
           .put("token_prefix", Tokens.prefix(token)));

@@ -1,12 +1,12 @@
 package dev.svc.server.http;
 
 import dev.svc.core.protocol.Heartbeat;
+import dev.svc.core.protocol.Registration;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.store.AgentStore;
 import io.vertx.core.Vertx;
 import dev.svc.server.store.Flags;
-import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.AgentSettings;
 import dev.svc.core.domain.AgentStatus;
@@ -14,10 +14,10 @@ import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
 import dev.svc.core.tls.IssuedCertificate;
 import dev.svc.server.store.LiveFleet;
+import dev.svc.server.store.NewAgent;
 import dev.svc.server.store.Sql;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -69,24 +69,22 @@ public final class AgentProtocolRoutes implements ApiArea {
     if (mutualTls) {
       ClientCertificates.require(ctx, ca, agents::certificateRevoked);
     }
-    Body body = Body.of(ctx);
-    JsonObject fields = registrationFields(body);
-    String name = fields.getString("name");
+    Registration registration = Body.wire(() -> Registration.parse(Body.of(ctx).json()));
     if (mutualTls) {
-      ClientCertificates.requireFor(ctx, ca, agents::certificateRevoked, guard, name);
+      ClientCertificates.requireFor(ctx, ca, agents::certificateRevoked, guard, registration.name());
     }
     String bearer = Guard.bearer(ctx);
-    return register(ctx, fields, bearer, true);
+    return register(ctx, registration, bearer, true);
   }
 
   /** A first registration that loses a race for its name on the unique index becomes a re-registration. */
-  private Future<Void> register(RoutingContext ctx, JsonObject fields, String bearer, boolean mayRetry) {
-    return agents.byName(fields.getString("name")).compose(existing -> {
+  private Future<Void> register(RoutingContext ctx, Registration registration, String bearer, boolean mayRetry) {
+    return agents.byName(registration.name()).compose(existing -> {
       if (existing.isPresent()) {
-        return reRegister(ctx, existing.get(), fields, bearer);
+        return reRegister(ctx, existing.get(), registration, bearer);
       }
-      return firstRegistration(ctx, fields.copy(), bearer).recover(err -> mayRetry && Sql.isUniqueViolation(err)
-          ? register(ctx, fields, bearer, false) : Future.failedFuture(err));
+      return firstRegistration(ctx, registration, bearer).recover(err -> mayRetry && Sql.isUniqueViolation(err)
+          ? register(ctx, registration, bearer, false) : Future.failedFuture(err));
     });
   }
 
@@ -95,9 +93,9 @@ public final class AgentProtocolRoutes implements ApiArea {
    * operator deleted has its token revoked (the precheck refused it), and comes back only when the
    * operator provisions it again. On an open server the presented token is bound (trust on first use).
    */
-  private Future<Void> firstRegistration(RoutingContext ctx, JsonObject fields, String bearer) {
+  private Future<Void> firstRegistration(RoutingContext ctx, Registration registration, String bearer) {
     if (!guard.hasGlobalToken() || (bearer != null && guard.isGlobalToken(bearer))) {
-      return insertRegistration(ctx, fields, bearer);
+      return insertRegistration(ctx, registration, bearer);
     }
     if (bearer == null) {
       throw guard.refuse(ctx,
@@ -107,14 +105,12 @@ public final class AgentProtocolRoutes implements ApiArea {
         ApiError.forbidden("Unknown token: on this server an agent registers with a token the server issued"), true);
   }
 
-  private Future<Void> insertRegistration(RoutingContext ctx, JsonObject fields, String bearer) {
-    String id = Ids.newId();
-    fields.put("id", id).put("status", AgentStatus.ONLINE.wireName()).put("is_test_agent", false);
-    if (bearer != null && !guard.isGlobalToken(bearer)) {
-      fields.put("token_hash", Tokens.sha256Hex(bearer)).put("token_prefix", Tokens.prefix(bearer));
-    }
-    return AgentNames.requireNameIsNoAgentId(agents, fields.getString("name")).compose(v -> agents.insert(fields))
-        .compose(v -> registered(ctx, id, fields.getString("name")));
+  private Future<Void> insertRegistration(RoutingContext ctx, Registration registration, String bearer) {
+    boolean ownToken = bearer != null && !guard.isGlobalToken(bearer);
+    NewAgent agent = new NewAgent(Ids.newId(), registration, AgentStatus.ONLINE.wireName(), false,
+        ownToken ? Ids.sha256Hex(bearer) : null, ownToken ? Tokens.prefix(bearer) : null);
+    return AgentNames.requireNameIsNoAgentId(agents, registration.name()).compose(v -> agents.insert(agent))
+        .compose(v -> registered(ctx, agent.id(), registration.name()));
   }
 
   /**
@@ -124,7 +120,7 @@ public final class AgentProtocolRoutes implements ApiArea {
    * presented for it is refused (403) rather than bound, or the first caller to present any token
    * would own the agent: an operator gives it a token with rotate-token instead.
    */
-  private Future<Void> reRegister(RoutingContext ctx, JsonObject agent, JsonObject fields, String bearer) {
+  private Future<Void> reRegister(RoutingContext ctx, JsonObject agent, Registration registration, String bearer) {
     String name = agent.getString("name");
     String id = agent.getString("id");
     if (Flags.isTrue(agent.getValue("is_test_agent"))) {
@@ -147,96 +143,15 @@ public final class AgentProtocolRoutes implements ApiArea {
           + " a registration cannot bind one to it; give it a token with POST /api/v1/agents/" + id
           + "/rotate-token and configure the agent with that token"), false);
     }
-    fields.put("status", AgentStatus.ONLINE.wireName());
-    return agents.updateRegistration(id, fields).compose(v -> registered(ctx, id, name));
+    return agents.updateRegistration(id, registration).compose(v -> registered(ctx, id, name));
   }
 
   private Future<Void> registered(RoutingContext ctx, String id, String name) {
     return agents.settings(id).compose(settings -> agentStatusEvent(id, name, AgentStatus.ONLINE.wireName())
         .map(v -> {
-          Replies.json(ctx, 201, new JsonObject().put("agent_id", id)
-              .put("heartbeat_interval_s", AgentSettings.heartbeatIntervalS(settings)));
+          Replies.json(ctx, 201, new Registration.Answer(id, AgentSettings.heartbeatIntervalS(settings)).toJson());
           return (Void) null;
         }));
-  }
-
-  private JsonObject registrationFields(Body body) {
-    JsonObject hardware = hardwareDetails(body);
-    String version = body.optString("agent_version", null);
-    if (version == null) {
-      version = body.optString("kitt_version", null);
-    }
-    List<String> capabilities = TextFields.lines("capabilities", body.optStringList("capabilities"), 64);
-    if (capabilities != null && capabilities.size() > 64) {
-      throw ApiError.badRequest("Field 'capabilities' may list at most 64 engines");
-    }
-    Object arch = body.json().getValue("cpu_arch");
-    String cpuArch = arch != null ? body.optString("cpu_arch", null)
-        : hardware == null || !(hardware.getValue("cpu_arch") instanceof String) ? null : hardware.getString("cpu_arch");
-    return new JsonObject()
-        .put("name", TextFields.line("name", body.requireString("name"), 255))
-        .put("hostname", TextFields.line("hostname", body.requireString("hostname"), 255))
-        .put("port", body.optInt("port", 8090, 0, 65535))
-        .put("gpu_info", TextFields.line("gpu_info", body.optString("gpu_info", null), 1024))
-        .put("gpu_count", roundedInt(body, "gpu_count", 0, 4096))
-        .put("cpu_info", TextFields.line("cpu_info", body.optString("cpu_info", null), 1024))
-        .put("cpu_arch", CpuArch.normalize(TextFields.line("cpu_arch", cpuArch, 32)))
-        .put("ram_gb", roundedInt(body, "ram_gb", 0, 1_000_000))
-        .put("environment_type", TextFields.line("environment_type", body.optString("environment_type", null), 64))
-        .put("fingerprint", TextFields.line("fingerprint", body.optString("fingerprint", null), 2048))
-        .put("agent_version", TextFields.line("agent_version", version, 64))
-        .put("hardware_details", hardware == null ? null : hardware.encode())
-        .put("capabilities", capabilities == null ? null : new JsonArray(List.copyOf(capabilities)).encode());
-  }
-
-  /** The hardware object, its string values held to the text rule (the dashboard shows them) and its size bounded. */
-  private static JsonObject hardwareDetails(Body body) {
-    JsonObject hardware = parseHardwareDetails(body);
-    if (hardware != null) {
-      if (hardware.encode().length() > 16_384) {
-        throw ApiError.badRequest("Field 'hardware_details' must be at most 16384 characters of JSON");
-      }
-      for (String key : hardware.fieldNames()) {
-        TextFields.line("hardware_details", key, 64);
-        if (hardware.getValue(key) instanceof String) {
-          TextFields.line("hardware_details." + key, hardware.getString(key), 1024);
-        }
-      }
-    }
-    return hardware;
-  }
-
-  private static JsonObject parseHardwareDetails(Body body) {
-    Object raw = body.json().getValue("hardware_details");
-    if (raw == null) {
-      return null;
-    }
-    if (raw instanceof JsonObject) {
-      return (JsonObject) raw;
-    }
-    if (raw instanceof String) {
-      String text = ((String) raw).trim();
-      if (text.isEmpty()) {
-        return null;
-      }
-      try {
-        return new JsonObject(text);
-      } catch (DecodeException | ClassCastException e) {
-        throw ApiError.badRequest("Field 'hardware_details' must be a JSON object or a string containing one");
-      }
-    }
-    throw ApiError.badRequest("Field 'hardware_details' must be a JSON object or a string containing one");
-  }
-
-  private static Integer roundedInt(Body body, String field, int min, int max) {
-    Double d = body.optNumber(field, null);
-    if (d == null) {
-      return null;
-    }
-    if (d < min || d > max) {
-      throw ApiError.badRequest("Field '" + field + "' must be between " + min + " and " + max);
-    }
-    return (int) Math.round(d);
   }
 
   private Future<?> heartbeat(RoutingContext ctx) {

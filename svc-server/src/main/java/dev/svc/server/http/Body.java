@@ -63,43 +63,20 @@ public final class Body {
   }
 
   public String requireString(String field) {
-    String value = optString(field, null);
-    if (value == null || value.isBlank()) {
-      throw ApiError.badRequest("Field '" + field + "' is required");
-    }
-    return value.trim();
+    return wire(() -> Fields.requireString(json, field));
   }
 
   public String optString(String field, String fallback) {
     return wire(() -> Fields.optString(json, field, fallback));
   }
 
-
   public Integer optInt(String field, Integer fallback, int min, int max) {
-    Object value = json.getValue(field);
-    if (value == null) {
-      return fallback;
-    }
-    long l;
-    if (value instanceof Integer || value instanceof Long) {
-      l = ((Number) value).longValue();
-    } else if (value instanceof Number && ((Number) value).doubleValue() == Math.rint(((Number) value).doubleValue())) {
-      l = ((Number) value).longValue();
-    } else if (value instanceof String && ((String) value).trim().matches("-?\\d{1,12}")) {
-      l = Long.parseLong(((String) value).trim());
-    } else {
-      throw ApiError.badRequest("Field '" + field + "' must be an integer");
-    }
-    if (l < min || l > max) {
-      throw ApiError.badRequest("Field '" + field + "' must be between " + min + " and " + max);
-    }
-    return (int) l;
+    return wire(() -> Fields.optInt(json, field, fallback, min, max));
   }
 
   public Double optNumber(String field, Double fallback) {
     return wire(() -> Fields.optNumber(json, field, fallback));
   }
-
 
   public boolean optBool(String field, boolean fallback) {
     Object value = json.getValue(field);
@@ -129,7 +106,6 @@ public final class Body {
   public JsonArray optArray(String field) {
     return wire(() -> Fields.optArray(json, field));
   }
-
 
   /** A list of strings, or null when absent. */
   public List<String> optStringList(String field) {

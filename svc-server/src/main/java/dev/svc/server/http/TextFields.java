@@ -26,10 +26,7 @@ public final class TextFields {
 
   /** Each entry of a list of one-line values (tags, capabilities); null passes through. */
   public static List<String> lines(String field, List<String> values, int maxEach) {
-    if (values != null) {
-      values.forEach(v -> line(field, v, maxEach));
-    }
-    return values;
+    return Body.wire(() -> Fields.lines(field, values, maxEach));
   }
 
   private static String check(String field, String value, int max, boolean multiLine) {

@@ -1,6 +1,7 @@
 package dev.svc.server.perf;
 
 import dev.svc.core.Ids;
+import dev.svc.core.protocol.Registration;
 import dev.svc.core.tls.Csr;
 import dev.svc.core.tls.Keys;
 import dev.svc.core.tls.Pem;
@@ -44,10 +45,9 @@ public record BenchAgent(String id, String name, String token, String certificat
     }
     BenchAgent unregistered = new BenchAgent(null, name, token, certificate, key);
     JsonObject registered = call(vertx, unregistered.clientOptions(server), HttpMethod.POST, "/api/v1/agents/register",
-        token, new JsonObject().put("name", name).put("hostname", name + ".bench").put("port", 8090)
-            .put("gpu_info", "NVIDIA H100 80GB HBM3 80GB").put("gpu_count", 8).put("cpu_arch", "x86_64")
-            .put("ram_gb", 2048).put("environment_type", "native_linux").put("agent_version", "bench"), 201);
-    return new BenchAgent(registered.getString("agent_id"), name, token, certificate, key);
+        token, new Registration(name, name + ".bench", Registration.DEFAULT_PORT, "NVIDIA H100 80GB HBM3 80GB", 8, null,
+            "amd64", 2048, "native_linux", null, "bench", null, null).toJson(), 201);
+    return new BenchAgent(Registration.Answer.parse(registered).agentId(), name, token, certificate, key);
   }
 
   public String heartbeatPath() {

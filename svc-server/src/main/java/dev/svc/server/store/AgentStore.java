@@ -2,7 +2,10 @@ package dev.svc.server.store;
 
 import dev.svc.core.Timestamps;
 import dev.svc.core.domain.AgentSettings;
+import dev.svc.core.domain.AgentStatus;
+import dev.svc.core.protocol.Registration;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
@@ -146,30 +149,30 @@ public final class AgentStore {
     });
   }
 
-  public Future<Void> insert(JsonObject a) {
+  public Future<Void> insert(NewAgent agent) {
     String now = Timestamps.now();
-    Tuple t = Tuple.tuple()
-        .addValue(a.getString("id")).addValue(a.getString("name")).addValue(a.getString("hostname"))
-        .addValue(a.getInteger("port")).addValue(a.getString("gpu_info")).addValue(a.getInteger("gpu_count"))
-        .addValue(a.getString("cpu_info")).addValue(a.getString("cpu_arch")).addValue(a.getInteger("ram_gb"))
-        .addValue(a.getString("environment_type")).addValue(a.getString("fingerprint"))
-        .addValue(a.getString("agent_version")).addValue(a.getString("hardware_details"))
-        .addValue(a.getString("capabilities")).addValue(a.getString("status"))
-        .addValue(Sql.flag(a.getBoolean("is_test_agent", false)))
-        .addValue(a.getString("token_hash")).addValue(a.getString("token_prefix"))
-        .addValue(now).addValue(a.getBoolean("is_test_agent", false) || "provisioned".equals(a.getString("status")) ? null : now);
-    return Sql.update(pool, INSERT, t).compose(n -> refresh(a.getString("id")));
+    Tuple t = Tuple.tuple().addValue(agent.id()).addValue(agent.registration().name());
+    hardware(t, agent.registration())
+        .addValue(agent.status()).addValue(Sql.flag(agent.testAgent()))
+        .addValue(agent.tokenHash()).addValue(agent.tokenPrefix())
+        .addValue(now).addValue(agent.heard() ? now : null);
+    return Sql.update(pool, INSERT, t).compose(n -> refresh(agent.id()));
   }
 
-  public Future<Void> updateRegistration(String id, JsonObject a) {
-    Tuple t = Tuple.tuple()
-        .addValue(a.getString("hostname")).addValue(a.getInteger("port")).addValue(a.getString("gpu_info"))
-        .addValue(a.getInteger("gpu_count")).addValue(a.getString("cpu_info")).addValue(a.getString("cpu_arch"))
-        .addValue(a.getInteger("ram_gb")).addValue(a.getString("environment_type"))
-        .addValue(a.getString("fingerprint")).addValue(a.getString("agent_version"))
-        .addValue(a.getString("hardware_details")).addValue(a.getString("capabilities"))
-        .addValue(a.getString("status")).addValue(Timestamps.now()).addValue(id);
+  /** A known agent registered again: its hardware as it says now, online, heard from now. */
+  public Future<Void> updateRegistration(String id, Registration registration) {
+    Tuple t = hardware(Tuple.tuple(), registration)
+        .addValue(AgentStatus.ONLINE.wireName()).addValue(Timestamps.now()).addValue(id);
     return Sql.update(pool, UPDATE_REGISTRATION, t).compose(n -> refresh(id));
+  }
+
+  /** The registration's columns from hostname to capabilities, in the order of INSERT and UPDATE_REGISTRATION. */
+  private static Tuple hardware(Tuple t, Registration r) {
+    return t.addValue(r.hostname()).addValue(r.port()).addValue(r.gpuInfo()).addValue(r.gpuCount())
+        .addValue(r.cpuInfo()).addValue(r.cpuArch()).addValue(r.ramGb()).addValue(r.environmentType())
+        .addValue(r.fingerprint()).addValue(r.agentVersion())
+        .addValue(r.hardwareDetails() == null ? null : r.hardwareDetails().encode())
+        .addValue(r.capabilities() == null ? null : new JsonArray(r.capabilities()).encode());
   }
 
   /** Binds a new token to an agent; the old token, and every certificate issued to the agent, are revoked. */
