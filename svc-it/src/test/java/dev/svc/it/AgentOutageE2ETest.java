@@ -10,6 +10,7 @@ import dev.svc.agent.hardware.HardwareProbe;
 import dev.svc.agent.uplink.AgentIdentity;
 import dev.svc.agent.uplink.ServerConnection;
 import dev.svc.agent.uplink.UplinkVerticle;
+import dev.svc.core.protocol.Registration;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -66,7 +67,7 @@ class AgentOutageE2ETest {
     AgentHome home = new AgentHome(agent.home());
     AgentIdentity identity = new AgentIdentity(config.name());
     UplinkVerticle.ServerConnectionFactory connections = v -> ServerConnection.open(v, config, false);
-    JsonObject registration = HardwareProbe.registration(home, config);
+    Registration registration = HardwareProbe.registration(home, config);
     vertx.deployVerticle(new UplinkVerticle(home.spool(), identity, connections))
         .compose(v -> vertx.deployVerticle(new ControlVerticle(home, config, identity, registration, connections)))
         .toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);

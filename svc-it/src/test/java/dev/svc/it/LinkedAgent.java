@@ -8,6 +8,7 @@ import dev.svc.agent.hardware.HardwareProbe;
 import dev.svc.agent.uplink.AgentIdentity;
 import dev.svc.agent.uplink.ServerConnection;
 import dev.svc.agent.uplink.UplinkVerticle;
+import dev.svc.core.protocol.Registration;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.core.tls.IssuedKeyPair;
 import dev.svc.server.TestServer;
@@ -91,7 +92,7 @@ final class LinkedAgent implements AutoCloseable {
     AgentHome agentHome = new AgentHome(home);
     AgentIdentity identity = new AgentIdentity(config.name());
     UplinkVerticle.ServerConnectionFactory connections = v -> ServerConnection.open(v, config, false);
-    JsonObject registration = HardwareProbe.registration(agentHome, config);
+    Registration registration = HardwareProbe.registration(agentHome, config);
     vertx.deployVerticle(new UplinkVerticle(agentHome.spool(), identity, connections))
         .compose(v -> vertx.deployVerticle(new ControlVerticle(agentHome, config, identity, registration, connections)))
         .toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);

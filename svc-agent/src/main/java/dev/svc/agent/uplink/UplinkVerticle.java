@@ -1,6 +1,10 @@
 package dev.svc.agent.uplink;
 
 import dev.svc.agent.AgentBus;
+import dev.svc.core.protocol.BadMessage;
+import dev.svc.core.protocol.LogBatch;
+import dev.svc.core.protocol.ResultReport;
+import dev.svc.core.protocol.StatusReport;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
@@ -192,7 +196,12 @@ public final class UplinkVerticle extends VerticleBase {
     }
     send(entry).onComplete(ar -> {
       Outcome outcome = ar.succeeded() ? classify(entry, ar.result()) : Outcome.RETRY;
-      if (ar.failed()) {
+      if (ar.failed() && ar.cause() instanceof BadMessage refused) {
+        // what the server would answer 400 to is not sent: dropped, as a 400 would drop it
+        LOG.warn("The {} of test {} is not a valid report ({}); dropped", entry.kind(), entry.testId(),
+            refused.getMessage());
+        outcome = Outcome.DONE;
+      } else if (ar.failed()) {
         LOG.info("Server unreachable ({}); {} entries wait in the spool", ar.cause().getMessage(), spool.size());
       }
       if (outcome == Outcome.RETRY) {
@@ -216,30 +225,28 @@ public final class UplinkVerticle extends VerticleBase {
 
   private enum Outcome { DONE, RETRY }
 
+  /** Sends the entry as its protocol message; fails with {@link BadMessage} for one the server would refuse. */
   private Future<HttpResponse<Buffer>> send(Spool.Entry entry) {
     JsonObject body = entry.body();
     String testId = entry.testId();
-    switch (entry.kind()) {
-      case LOGS:
-        return server.request(HttpMethod.POST, "/api/v1/quicktest/" + testId + "/logs").timeout(30_000)
-            .sendJsonObject(new JsonObject().put("lines", body.getJsonArray("lines")).put("seq", entry.seq()));
-      case STATUS:
-        JsonObject status = new JsonObject().put("status", body.getString("status"));
-        if (body.getString("error") != null) {
-          status.put("error", body.getString("error"));
-        }
-        return server.request(HttpMethod.POST, "/api/v1/quicktest/" + testId + "/status").timeout(30_000)
-            .sendJsonObject(status);
-      default:
-        String agentId = identity.agentId();
-        if (agentId == null) {
-          return Future.failedFuture("not registered yet");
-        }
-        JsonObject result = new JsonObject().put("command_id", body.getString("command_id"))
-            .put("test_id", testId).put("status", body.getString("status")).put("error", body.getString("error"))
-            .put("result_data", body.getValue("result_data"));
-        return server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/results").timeout(60_000)
-            .sendJsonObject(result);
+    try {
+      switch (entry.kind()) {
+        case LOGS:
+          return server.request(HttpMethod.POST, "/api/v1/quicktest/" + testId + "/logs").timeout(30_000)
+              .sendJsonObject(new LogBatch(entry.lines(), entry.seq()).toJson());
+        case STATUS:
+          return server.request(HttpMethod.POST, "/api/v1/quicktest/" + testId + "/status").timeout(30_000)
+              .sendJsonObject(StatusReport.parse(body).toJson());
+        default:
+          String agentId = identity.agentId();
+          if (agentId == null) {
+            return Future.failedFuture("not registered yet");
+          }
+          return server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/results").timeout(60_000)
+              .sendJsonObject(ResultReport.parse(body).toJson());
+      }
+    } catch (BadMessage e) {
+      return Future.failedFuture(e);
     }
   }
 

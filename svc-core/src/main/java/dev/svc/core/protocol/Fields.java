@@ -119,6 +119,14 @@ public final class Fields {
     return out;
   }
 
+  /** {@code value} when it is at most {@code max} characters (or null). */
+  public static String limit(String field, String value, int max) {
+    if (value != null && value.length() > max) {
+      throw new BadMessage("Field '" + field + "' must be at most " + max + " characters");
+    }
+    return value;
+  }
+
   /** One line of text people read back: at most {@code max} characters, held to {@link TextRule}; null passes. */
   public static String line(String field, String value, int max) {
     return text(field, value, max, false);
@@ -134,11 +142,8 @@ public final class Fields {
 
   /** As {@link #line}, for text that may span lines. */
   public static String text(String field, String value, int max, boolean multiLine) {
-    if (value == null) {
+    if (limit(field, value, max) == null) {
       return null;
-    }
-    if (value.length() > max) {
-      throw new BadMessage("Field '" + field + "' must be at most " + max + " characters");
     }
     String problem = TextRule.fieldProblem(field, value, multiLine);
     if (problem != null) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.core.domain.AgentStatus;
+import dev.svc.core.domain.QuickTestStatus;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -11,10 +12,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shapes protocol.md gives for the typed messages, and the shapes svc-agent sends, go through
- * the svc-core types: the old Python agent's heartbeat (no acknowledgements, numbers as it sends
- * them, keys left out), svc-agent's, the server's answer as the old agent reads it. What is written
- * with toJson parses back to the same message.
+ * The shapes protocol.md gives for the agents' messages, and the shapes svc-agent sends, go through
+ * the svc-core types: registration (the old agent's kitt_version and string hardware_details) and
+ * its answer, the heartbeat (no acknowledgements, numbers as the old agent sends them, keys left out)
+ * and its answer, log lines (one at a time, or numbered batches), status reports and result
+ * reports. What is written with toJson parses back to the same message.
  */
 class WireShapesTest {
 
@@ -136,5 +138,48 @@ class WireShapesTest {
     assertThat(answer).isEqualTo(new Registration.Answer("a1b2c3d4e5f60718", 30));
     assertThat(Registration.Answer.parse(answer.toJson())).isEqualTo(answer);
     assertThat(Registration.Answer.parse(new JsonObject().put("agent_id", "x")).heartbeatIntervalS()).isNull();
+  }
+
+  @Test
+  void logLinesComeOneAtATimeFromTheOldAgentAndInNumberedBatchesFromSvcAgent() {
+    LogBatch single = LogBatch.parse(new JsonObject("{\"line\":\"Loading model\"}"));
+    assertThat(single).isEqualTo(new LogBatch(List.of("Loading model"), null));
+    LogBatch batch = new LogBatch(List.of("a", "b"), 7L);
+    assertThat(batch.toJson().encode()).isEqualTo("{\"lines\":[\"a\",\"b\"],\"seq\":7}");
+    assertThat(LogBatch.parse(batch.toJson())).isEqualTo(batch);
+    assertThatThrownBy(() -> LogBatch.parse(new JsonObject().put("line", 3)))
+        .hasMessage("Field 'line' (a string) or 'lines' (a list of strings) is required");
+    assertThatThrownBy(() -> LogBatch.parse(new JsonObject().put("lines", List.of("x")).put("seq", -1)))
+        .hasMessage("Field 'seq' must be between 0 and 2147483647");
+    assertThatThrownBy(() -> LogBatch.parse(new JsonObject().put("line", "x".repeat(LogBatch.MAX_LINE_LENGTH + 1))))
+        .hasMessage("A log line must be at most 65536 characters");
+  }
+
+  @Test
+  void statusReportsAreTheThreeAnAgentMayMake() {
+    StatusReport failed = StatusReport.parse(new JsonObject("{\"status\":\"failed\",\"error\":\"OOM\"}"));
+    assertThat(failed).isEqualTo(new StatusReport(QuickTestStatus.FAILED, "OOM"));
+    assertThat(StatusReport.parse(failed.toJson())).isEqualTo(failed);
+    assertThat(new StatusReport(QuickTestStatus.RUNNING, null).toJson().encode())
+        .isEqualTo("{\"status\":\"running\"}");
+    assertThatThrownBy(() -> StatusReport.parse(new JsonObject().put("status", "dispatched")))
+        .hasMessage("Field 'status' must be running, completed or failed");
+    assertThatThrownBy(() -> StatusReport.parse(new JsonObject()))
+        .hasMessage("Field 'status' is required");
+  }
+
+  @Test
+  void aResultReportCarriesTheMetricsDocumentAsItIs() {
+    JsonObject metrics = new JsonObject().put("throughput", new JsonObject().put("tokens_per_s", 812.5));
+    JsonObject documented = new JsonObject().put("command_id", "c1").put("test_id", "t1").put("status", "completed")
+        .put("error", (String) null).put("result_data", metrics);
+    ResultReport report = ResultReport.parse(documented);
+    assertThat(report).isEqualTo(new ResultReport("c1", "t1", "completed", null, metrics));
+    assertThat(report.toJson()).isEqualTo(documented);
+    assertThat(ResultReport.parse(new JsonObject().put("command_id", "c1")).testId()).isNull();
+    assertThatThrownBy(() -> ResultReport.parse(new JsonObject().put("command_id", "c1").put("result_data", "[]")))
+        .hasMessage("Field 'result_data' must be an object");
+    assertThatThrownBy(() -> ResultReport.parse(new JsonObject().put("command_id", "c".repeat(65))))
+        .hasMessage("Field 'command_id' must be at most 64 characters");
   }
 }

@@ -1,12 +1,16 @@
 package dev.svc.server.fleet;
 
+import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.protocol.LogBatch;
+import dev.svc.core.protocol.ResultReport;
+import dev.svc.core.protocol.RunTest;
+import dev.svc.core.protocol.StatusReport;
 import dev.svc.engines.EngineSpec;
 import dev.svc.server.simulator.SimulationPlan;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.List;
@@ -30,12 +34,12 @@ final class SimulatedRun {
   final String testId;
   private final String commandId;
   private final VirtualAgent agent;
-  private final JsonObject payload;
+  private final RunTest payload;
   private long timer = -1;
   private boolean running;
   private boolean stopped;
 
-  SimulatedRun(VirtualAgent agent, String testId, String commandId, JsonObject payload) {
+  SimulatedRun(VirtualAgent agent, String testId, String commandId, RunTest payload) {
     this.agent = agent;
     this.testId = testId;
     this.commandId = commandId;
@@ -47,32 +51,31 @@ final class SimulatedRun {
   }
 
   void start() {
-    Optional<EngineSpec> engine = agent.run.engines.find(payload.getString("engine_name", ""));
+    Optional<EngineSpec> engine = agent.run.engines.find(payload.engineName());
     if (engine.isEmpty()) {
       // as the real agent: a test it cannot run is reported failed
       pause(100).compose(v -> report("status failed", HttpMethod.POST, "/api/v1/quicktest/" + testId + "/status",
-          new JsonObject().put("status", "failed").put("error", "Engine '" + payload.getString("engine_name")
-              + "' is not in this agent's engine catalog"))).onComplete(ar -> finish(false));
+          new StatusReport(QuickTestStatus.FAILED, "Engine '" + payload.engineName()
+              + "' is not in this agent's engine catalog").toJson())).onComplete(ar -> finish(false));
       return;
     }
-    JsonObject test = new JsonObject().put("id", testId).put("model_path", payload.getString("model_path", ""))
-        .put("engine_name", payload.getString("engine_name"))
-        .put("benchmark_name", payload.getString("benchmark_name", "throughput"))
-        .put("suite_name", payload.getString("suite_name", "quick"));
+    JsonObject test = new JsonObject().put("id", testId).put("model_path", payload.modelPath())
+        .put("engine_name", payload.engineName())
+        .put("benchmark_name", payload.benchmarkName().isEmpty() ? "throughput" : payload.benchmarkName())
+        .put("suite_name", payload.suiteName().isEmpty() ? "quick" : payload.suiteName());
     int seed = Math.max(1, testId.hashCode() & Integer.MAX_VALUE);
     SimulationPlan plan = SimulationPlan.create(test, agent.run.agentRow(agent.agentId, agent.credentials.name()),
         engine.get(), seed, new SplittableRandom(seed), Instant.now());
     pause(100 + ThreadLocalRandom.current().nextLong(200))
         .compose(v -> report("status running", HttpMethod.POST, "/api/v1/quicktest/" + testId + "/status",
-            new JsonObject().put("status", "running")))
+            new StatusReport(QuickTestStatus.RUNNING, null).toJson()))
         .compose(v -> {
           running = true;
           return logs(plan.lines(), 0);
         })
         .compose(v -> pause(100 + ThreadLocalRandom.current().nextLong(200)))
         .compose(v -> report("result", HttpMethod.POST, "/api/v1/agents/" + agent.agentId + "/results",
-            new JsonObject().put("command_id", commandId).put("test_id", testId).put("status", "completed")
-                .putNull("error").put("result_data", plan.document())))
+            new ResultReport(commandId, testId, QuickTestStatus.COMPLETED.wireName(), null, plan.document()).toJson()))
         .onComplete(ar -> finish(ar.succeeded()));
   }
 
@@ -103,8 +106,7 @@ final class SimulatedRun {
       return Future.succeededFuture();
     }
     int to = Math.min(lines.size(), from + BATCH_LINES);
-    JsonObject batch = new JsonObject().put("lines", new JsonArray(List.copyOf(lines.subList(from, to))))
-        .put("seq", from / BATCH_LINES + 1);
+    JsonObject batch = new LogBatch(lines.subList(from, to), (long) (from / BATCH_LINES + 1)).toJson();
     return pause(200 + ThreadLocalRandom.current().nextLong(300))
         .compose(v -> report("logs", HttpMethod.POST, "/api/v1/quicktest/" + testId + "/logs", batch))
         .compose(v -> logs(lines, to));

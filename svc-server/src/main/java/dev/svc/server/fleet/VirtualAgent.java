@@ -6,6 +6,7 @@ import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.protocol.HeartbeatAnswer;
 import dev.svc.core.protocol.HeartbeatAnswer.Command;
 import dev.svc.core.protocol.Registration;
+import dev.svc.core.protocol.RunTest;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -209,6 +210,13 @@ final class VirtualAgent {
         // one test at a time: not accepted, so not acknowledged; the server sends it again
         return;
       }
+      RunTest test;
+      try {
+        test = RunTest.from(command.payload());
+      } catch (HeartbeatAnswer.MalformedException e) {
+        run.stats.error("run_test: " + e.getMessage());
+        return;
+      }
       remember(id);
       acknowledge(id);
       String testId = command.testId();
@@ -219,7 +227,7 @@ final class VirtualAgent {
       run.stats.testsGiven.increment();
       run.given.add(testId);
       idle = false;
-      current = new SimulatedRun(this, testId, id, command.payload());
+      current = new SimulatedRun(this, testId, id, test);
       current.start();
       return;
     }

@@ -2,6 +2,7 @@ package dev.svc.server.http;
 
 import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.protocol.Registration;
+import dev.svc.core.protocol.ResultReport;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.store.AgentStore;
@@ -245,17 +246,12 @@ public final class AgentProtocolRoutes implements ApiArea {
   }
 
   private Future<?> submitResult(RoutingContext ctx) {
-    Body body = Body.of(ctx);
-    String commandId = TextFields.limit("command_id", body.requireString("command_id"), 64);
-    String testIdField = TextFields.limit("test_id", body.optString("test_id", null), 64);
-    String status = body.optString("status", null);
-    String error = TextFields.limit("error", body.optString("error", null), 100_000);
-    JsonObject data = body.optObject("result_data");
+    ResultReport report = Body.wire(() -> ResultReport.parse(Body.of(ctx).json()));
     String agentRef = ctx.pathParam("id");
     return agents.byIdOrName(agentRef).compose(found -> {
       JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentRef + "' not found"));
       guard.agent(ctx, agent);
-      return submission.submit(agent, commandId, testIdField, status, error, data);
+      return submission.submit(agent, report);
     }).map(reply -> {
       Replies.json(ctx, 202, reply);
       return null;

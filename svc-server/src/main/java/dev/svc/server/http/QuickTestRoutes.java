@@ -11,6 +11,8 @@ import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.protocol.LogBatch;
+import dev.svc.core.protocol.StatusReport;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.Verdict;
@@ -24,14 +26,10 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Quick tests: submit with compatibility checks, list, detail, logs, status reports, cancel. */
 public final class QuickTestRoutes implements ApiArea {
-
-  static final int MAX_LOG_LINE = 64 * 1024;
-  static final int MAX_LOG_BATCH = 1000;
 
   private final AgentStore agents;
   private final QuickTestStore tests;
@@ -195,33 +193,11 @@ public final class QuickTestRoutes implements ApiArea {
   }
 
   private Future<?> postLogs(RoutingContext ctx) {
-    Body body = Body.of(ctx);
-    List<String> lines = new ArrayList<>();
-    Long seq = null;
-    if (body.has("lines")) {
-      lines.addAll(body.optStringList("lines"));
-      if (body.has("seq")) {
-        seq = body.optInt("seq", null, 0, Integer.MAX_VALUE).longValue();
-      }
-    } else {
-      Object line = body.json().getValue("line");
-      if (!(line instanceof String)) {
-        throw ApiError.badRequest("Field 'line' (a string) or 'lines' (a list of strings) is required");
-      }
-      lines.add((String) line);
-    }
-    if (lines.size() > MAX_LOG_BATCH) {
-      throw ApiError.badRequest("At most " + MAX_LOG_BATCH + " lines per request");
-    }
-    for (String line : lines) {
-      if (line.length() > MAX_LOG_LINE) {
-        throw ApiError.badRequest("A log line must be at most " + MAX_LOG_LINE + " characters");
-      }
-    }
-    Long batch = seq;
+    LogBatch batch = Body.wire(() -> LogBatch.parse(Body.of(ctx).json()));
+    List<String> lines = batch.lines();
     return requireOwnedTest(ctx).compose(test -> {
       String testId = test.getString("id");
-      return events.write(conn -> tests.acceptLogs(conn, testId, batch).map(outcome ->
+      return events.write(conn -> tests.acceptLogs(conn, testId, batch.seq()).map(outcome ->
           outcome != LogAppend.STORED ? Written.of(outcome)
               : Written.of(outcome, lines.stream().map(line -> Event.testLog(testId, line)).toList()))).compose(outcome -> outcome != LogAppend.NOT_ACTIVE ? Future.succeededFuture(outcome)
           : tests.byId(testId).map(now -> {
@@ -242,12 +218,9 @@ public final class QuickTestRoutes implements ApiArea {
   }
 
   private Future<?> postStatus(RoutingContext ctx) {
-    Body body = Body.of(ctx);
-    String requested = body.requireString("status");
-    QuickTestStatus target = QuickTestStatus.parse(requested)
-        .filter(s -> s == QuickTestStatus.RUNNING || s.isTerminal())
-        .orElseThrow(() -> ApiError.badRequest("Field 'status' must be running, completed or failed"));
-    String error = TextFields.limit("error", body.optString("error", null), 100_000);
+    StatusReport report = Body.wire(() -> StatusReport.parse(Body.of(ctx).json()));
+    QuickTestStatus target = report.status();
+    String error = report.error();
     return requireOwnedTest(ctx).compose(test -> {
       QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
       if (current == target) {

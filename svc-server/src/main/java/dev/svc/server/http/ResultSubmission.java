@@ -5,6 +5,7 @@ import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.server.results.ResultRecorder;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.protocol.ResultReport;
 import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.results.ResultRecorder.Recorded;
@@ -37,13 +38,15 @@ public final class ResultSubmission {
     this.resultRecorder = resultRecorder;
   }
 
-  Future<JsonObject> submit(JsonObject agent, String commandId, String testIdField, String status, String error,
-      JsonObject data) {
-    Optional<QuickTestStatus> finalStatus = status == null ? Optional.empty()
-        : Optional.of(QuickTestStatus.parse(status).filter(QuickTestStatus::isTerminal)
+  Future<JsonObject> submit(JsonObject agent, ResultReport report) {
+    Optional<QuickTestStatus> finalStatus = report.status() == null ? Optional.empty()
+        : Optional.of(QuickTestStatus.parse(report.status()).filter(QuickTestStatus::isTerminal)
             .orElseThrow(() -> ApiError.badRequest("Field 'status' must be completed or failed")));
     String agentId = agent.getString("id");
-    return findTest(commandId, testIdField).compose(test -> {
+    String commandId = report.commandId();
+    String error = report.error();
+    JsonObject data = report.resultData();
+    return findTest(commandId, report.testId()).compose(test -> {
       if (test.isPresent() && !agentId.equals(test.get().getString("agent_id"))) {
         throw ApiError.forbidden("Test " + test.get().getString("id") + " belongs to another agent");
       }

@@ -33,12 +33,8 @@ public final class TextFields {
     return Body.wire(() -> Fields.text(field, value, max, multiLine));
   }
 
-
   /** {@code value} when it is at most {@code max} characters (or null); 400 naming the field otherwise. */
   static String limit(String field, String value, int max) {
-    if (value != null && value.length() > max) {
-      throw ApiError.badRequest("Field '" + field + "' must be at most " + max + " characters");
-    }
-    return value;
+    return Body.wire(() -> Fields.limit(field, value, max));
   }
 }

@@ -3,6 +3,7 @@ package dev.svc.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.svc.core.protocol.LogBatch;
 import dev.svc.server.TestServer;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -420,11 +421,11 @@ class BadInputTest {
     add(out, "seq \"abc\"", post, logs, new JsonObject().put("lines", new JsonArray().add("x")).put("seq", "abc"), 400);
     add(out, "seq -1", post, logs, new JsonObject().put("lines", new JsonArray().add("x")).put("seq", -1), 400);
     JsonArray many = new JsonArray();
-    for (int i = 0; i < QuickTestRoutes.MAX_LOG_BATCH + 1; i++) {
+    for (int i = 0; i < LogBatch.MAX_LINES + 1; i++) {
       many.add("l");
     }
     add(out, "too many lines", post, logs, new JsonObject().put("lines", many), 400);
-    add(out, "line too long", post, logs, new JsonObject().put("line", "x".repeat(QuickTestRoutes.MAX_LOG_LINE + 1)), 400);
+    add(out, "line too long", post, logs, new JsonObject().put("line", "x".repeat(LogBatch.MAX_LINE_LENGTH + 1)), 400);
     String status = quick + "/" + queuedTest + "/status";
     add(out, "missing status", post, status, new JsonObject().put("error", "x"), 400);
     add(out, "status not a string", post, status, new JsonObject().put("status", 5), 400);
