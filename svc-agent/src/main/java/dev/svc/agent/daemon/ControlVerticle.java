@@ -61,7 +61,7 @@ public final class ControlVerticle extends VerticleBase {
   private final UplinkVerticle.ServerConnectionFactory connections;
   private final long startedNanos = System.nanoTime();
   private ServerConnection server;
-  private CommandLedger ledger;
+  private final Acknowledgements acknowledgements = new Acknowledgements();
   private NvidiaSmi smi;
   private JsonObject settings;
   private int intervalS = AgentSettings.DEFAULT_HEARTBEAT_S;
@@ -84,7 +84,8 @@ public final class ControlVerticle extends VerticleBase {
     server = connections.open(vertx);
     smi = new NvidiaSmi(config.nvidiaSmi());
     return vertx.executeBlocking(() -> {
-      ledger = new CommandLedger(home.root().resolve("agent-commands.json"));
+      // an older agent's acknowledgement file: the engine's journal now remembers accepted commands
+      Files.deleteIfExists(home.root().resolve("agent-commands.json"));
       return Files.isRegularFile(home.settingsCache()) ? new JsonObject(Files.readString(home.settingsCache())) : null;
     }).compose(cached -> {
       if (cached != null) {
@@ -242,7 +243,7 @@ public final class ControlVerticle extends VerticleBase {
       return new Heartbeat(AgentStatus.parse(state.status()).orElse(AgentStatus.ERROR),
           state.testId() == null ? "" : state.testId(), gpu, memory,
           (double) StorageFigures.freeGb(StorageFigures.dir(config, current)),
-          (double) ((System.nanoTime() - startedNanos) / 1_000_000_000L), ledger.pending()).toJson();
+          (double) ((System.nanoTime() - startedNanos) / 1_000_000_000L), acknowledgements.pending()).toJson();
     }).compose(body -> server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat")
         .timeout(HEARTBEAT_TIMEOUT_MS).sendJsonObject(body).compose(response -> {
           if (response.statusCode() == 404) {
@@ -281,10 +282,8 @@ public final class ControlVerticle extends VerticleBase {
       LOG.info("Server names this agent {} (was {}); adopting it", canonical, identity.agentId());
       identity.adopt(canonical);
     });
-    Future<Void> stored = vertx.executeBlocking(() -> {
-      ledger.acknowledged(acknowledged);
-      return null;
-    });
+    acknowledgements.acknowledged(acknowledged);
+    Future<Void> stored = Future.succeededFuture();
     if (answer.settings().isPresent()) {
       JsonObject received = answer.settings().get();
       stored = stored.compose(v -> applySettings(received));
@@ -317,34 +316,26 @@ public final class ControlVerticle extends VerticleBase {
   /** One command to the engine; acknowledged once the engine accepted it, never run twice. */
   private Future<Void> forward(HeartbeatAnswer.Command command) {
     String id = command.commandId();
-    return vertx.executeBlocking(() -> ledger.seen(id)).compose(seen -> {
-      if (seen) {
-        // the server sent it again (its ack was lost, or this agent restarted): acknowledge, do not rerun
-        return vertx.executeBlocking(() -> {
-          ledger.accepted(id);
-          return null;
+    if (acknowledgements.seen(id)) {
+      // the server sent it again (its acknowledgement was lost): acknowledge, do not rerun
+      acknowledgements.accepted(id);
+      return Future.succeededFuture();
+    }
+    return vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_COMMAND, command.toJson(),
+        new DeliveryOptions().setSendTimeout(60_000)).compose(reply -> {
+          JsonObject r = reply.body() == null ? new JsonObject() : reply.body();
+          if (!r.getBoolean("accepted", false)) {
+            LOG.warn("Engine did not accept {} {}: {}", command.type(), id, r.getString("reason", "no reason given"));
+            return Future.<Void>succeededFuture();
+          }
+          LOG.info("Engine accepted {} {}", command.type(), id);
+          acknowledgements.accepted(id);
+          return Future.<Void>succeededFuture();
+        }, err -> {
+          LOG.warn("Engine did not answer {} {} ({}); the server will send it again", command.type(), id,
+              err.getMessage());
+          return Future.succeededFuture();
         });
-      }
-      JsonObject request = new JsonObject().put("command_id", id).put("test_id", command.testId())
-          .put("type", command.type()).put("payload", command.payload());
-      return vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_COMMAND, request,
-          new DeliveryOptions().setSendTimeout(60_000)).compose(reply -> {
-            JsonObject r = reply.body() == null ? new JsonObject() : reply.body();
-            if (!r.getBoolean("accepted", false)) {
-              LOG.warn("Engine did not accept {} {}: {}", command.type(), id, r.getString("reason", "no reason given"));
-              return Future.<Void>succeededFuture();
-            }
-            LOG.info("Engine accepted {} {}", command.type(), id);
-            return vertx.executeBlocking(() -> {
-              ledger.accepted(id);
-              return null;
-            });
-          }, err -> {
-            LOG.warn("Engine did not answer {} {} ({}); the server will send it again", command.type(), id,
-                err.getMessage());
-            return Future.succeededFuture();
-          });
-    });
   }
 
   private static String error(HttpResponse<Buffer> response) {
