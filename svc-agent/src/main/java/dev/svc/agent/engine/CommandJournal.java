@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The durable record of the commands the engine accepted, one JSON file per command id
+ * The agent's one durable record of the commands the engine accepted, one JSON file per command id
  * ({@code <home>/jobs}): a resent command is recognised after an agent restart too, and a
  * benchmark the restart interrupted is reported at the next start. Written atomically before a
  * command is acknowledged. Blocking: call it from a worker.
@@ -26,7 +26,7 @@ import java.util.Optional;
  * process) → {@code ended} (the benchmark exited; {@code exit}) → {@code done} (what it owed is in
  * the uplink's spool).
  */
-public final class JobJournal {
+public final class CommandJournal {
 
   static final String ACCEPTED = "accepted";
   static final String RUNNING = "running";
@@ -52,7 +52,7 @@ public final class JobJournal {
 
   private final Path dir;
 
-  JobJournal(Path dir) {
+  CommandJournal(Path dir) {
     this.dir = dir;
   }
 
@@ -97,7 +97,7 @@ public final class JobJournal {
         throw new UncheckedIOException(e);
       }
     }
-    files.sort(Comparator.comparingLong(JobJournal::modified));
+    files.sort(Comparator.comparingLong(CommandJournal::modified));
     List<JsonObject> records = new ArrayList<>();
     for (Path file : files) {
       try {

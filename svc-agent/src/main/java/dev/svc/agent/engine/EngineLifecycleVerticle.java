@@ -1,6 +1,5 @@
 package dev.svc.agent.engine;
 
-import dev.svc.core.protocol.RunTest;
 import com.github.dockerjava.api.DockerClient;
 import dev.svc.agent.AgentBus;
 import dev.svc.agent.config.AgentConfig;
@@ -13,21 +12,22 @@ import dev.svc.agent.storage.StorageFigures;
 import dev.svc.agent.storage.SystemShareMounter;
 import dev.svc.bench.hardware.NvidiaSmi;
 import dev.svc.core.CpuArch;
+import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.home.SvcHome;
+import dev.svc.core.protocol.HeartbeatAnswer;
+import dev.svc.core.protocol.RunTest;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.Verdict;
 import dev.svc.engines.lifecycle.DockerClients;
 import dev.svc.engines.lifecycle.EngineImages;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * ({@code metrics.json}) and status changes go to the uplink, whose spool keeps them until the
  * server accepts them.
  *
- * <p>Every command accepted is first recorded in {@code <home>/jobs} (see {@link JobJournal}): a
+ * <p>Every command accepted is first recorded in {@code <home>/jobs} (see {@link CommandJournal}): a
  * command resent by the server is accepted again and does nothing, even after a restart, and a
  * benchmark an agent restart interrupted is reported failed at the next start (or its result,
  * when it had ended). All file, process and Docker work runs on workers; the event loop only
@@ -67,9 +67,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   static final long BATCH_MS = 250;
   static final int BATCH_LINES = 100;
   /** How often the containers of runs that Docker could not clean up are looked for again. */
-  static final long SWEEP_RETRY_MS = 5_000;
   /** Journal field: the run's containers may still be there (Docker did not answer when it ended). */
-  static final String UNSWEPT = "unswept";
 
   private static final Logger LOG = LoggerFactory.getLogger(EngineLifecycleVerticle.class);
 
@@ -77,12 +75,10 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   private final AgentConfig config;
   private final ShareMounter mounter;
   private final Set<String> known = new HashSet<>();
-  /** Runs whose containers are still to be removed, once Docker answers again. */
-  private final Set<String> unswept = new HashSet<>();
-  private long sweepTimer = -1;
-  private boolean sweeping;
   private final List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
-  private JobJournal journal;
+  private CommandJournal journal;
+  private ContainerSweeper sweeper;
+  private UplinkReports reports;
   private WorkerExecutor benchmarkWorker;
   private JsonObject settings = new JsonObject();
   private Job current;
@@ -102,7 +98,9 @@ public final class EngineLifecycleVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    journal = new JobJournal(home.jobs());
+    journal = new CommandJournal(home.jobs());
+    sweeper = new ContainerSweeper(vertx, journal, this::docker);
+    reports = new UplinkReports(vertx, () -> stopping);
     // benchmarks wait on their process for as long as it runs: not on the shared worker pool
     benchmarkWorker = vertx.createSharedWorkerExecutor("svc-agent-benchmark-" + System.identityHashCode(this), 2, 7,
         TimeUnit.DAYS);
@@ -126,10 +124,10 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       List<JsonObject> unfinished = new ArrayList<>();
       for (JsonObject record : records) {
         known.add(record.getString("command_id"));
-        if (!JobJournal.DONE.equals(record.getString("state"))) {
+        if (!CommandJournal.DONE.equals(record.getString("state"))) {
           unfinished.add(record);
-        } else if (record.getBoolean(UNSWEPT, false)) {
-          sweepLater(record.getString("command_id"));
+        } else if (record.getBoolean(ContainerSweeper.UNSWEPT, false)) {
+          sweeper.later(record.getString("command_id"));
         }
       }
       consumers.add(vertx.eventBus().<JsonObject>consumer(AgentBus.SETTINGS, m -> {
@@ -202,7 +200,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       case "cleanup_storage" -> acceptCleanup(message, commandId, payload);
       case "cancel_test" -> {
         known.add(commandId);
-        record(commandId, testId, type, payload, JobJournal.DONE).onComplete(r -> {
+        record(commandId, testId, type, payload, CommandJournal.DONE).onComplete(r -> {
           if (r.failed()) {
             known.remove(commandId);
             message.reply(refused(r.cause().getMessage()));
@@ -230,10 +228,17 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       message.reply(refused("The command has no test_id"));
       return;
     }
+    RunTest test;
+    try {
+      test = RunTest.from(payload);
+    } catch (HeartbeatAnswer.MalformedException e) {
+      message.reply(refused(e.getMessage()));
+      return;
+    }
     Job job = new Job(commandId, testId, type, payload, true);
     current = job; // reserved now: a second command meanwhile is refused
     known.add(commandId);
-    record(commandId, testId, type, payload, JobJournal.ACCEPTED).onComplete(r -> {
+    record(commandId, testId, type, payload, CommandJournal.ACCEPTED).onComplete(r -> {
       if (r.failed()) {
         current = null;
         known.remove(commandId);
@@ -241,7 +246,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
         return;
       }
       message.reply(new JsonObject().put("accepted", true));
-      runBenchmark(job);
+      runBenchmark(job, test);
     });
   }
 
@@ -260,7 +265,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
         return;
       }
       known.add(commandId);
-      record(commandId, null, "cleanup_storage", payload, JobJournal.DONE).onComplete(r -> {
+      record(commandId, null, "cleanup_storage", payload, CommandJournal.DONE).onComplete(r -> {
         if (r.failed()) {
           known.remove(commandId);
           message.reply(refused("Cannot record the command: " + r.cause().getMessage()));
@@ -353,10 +358,9 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     /** Sends the lines so far after those before (the uplink numbers them in order). */
     Future<?> flush() {
       if (!pending.isEmpty()) {
-        JsonObject batch = new JsonObject().put("test_id", testId).put("command_id", commandId)
-            .put("lines", new JsonArray(new ArrayList<>(pending)));
+        List<String> batch = List.copyOf(pending);
         pending.clear();
-        logChain = logChain.compose(v -> deliver(AgentBus.UPLINK_LOGS, batch));
+        logChain = logChain.compose(v -> reports.logs(testId, commandId, batch));
       }
       return logChain;
     }
@@ -367,14 +371,11 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     }
   }
 
-  private void runBenchmark(Job job) {
+  private void runBenchmark(Job job, RunTest test) {
     job.timer = vertx.setPeriodic(BATCH_MS, t -> job.flush());
-    RunTest test = RunTest.from(job.payload);
     String modelPath = test.modelPath();
-    String engine = test.engineName();
-    boolean force = test.force();
     Consumer<String> sink = job.sink();
-    Future<Integer> run = deliver(AgentBus.UPLINK_STATUS, status(job, "running", null))
+    Future<Integer> run = reports.status(job.testId, job.commandId, QuickTestStatus.RUNNING, null)
         // a copy from the share may take long: on the benchmark's own workers, not the shared pool
         .compose(v -> benchmarkWorker.executeBlocking(() -> {
           ModelWorkflow workflow = new ModelWorkflow(storage(), setting("model_share_source", config.shareSource()),
@@ -385,8 +386,8 @@ public final class EngineLifecycleVerticle extends VerticleBase {
           job.model = resolved.local();
           job.copied = resolved.copied();
           return blocking(() -> {
-            update(job, JobJournal.ACCEPTED, r -> r.put("model", resolved.local().toString()).put("copied", resolved.copied()));
-            return prepare(job, engine, force, sink);
+            update(job, CommandJournal.ACCEPTED, r -> r.put("model", resolved.local().toString()).put("copied", resolved.copied()));
+            return prepare(job, test, sink);
           });
         })
         .compose(benchJob -> {
@@ -418,7 +419,9 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   }
 
   /** Compatibility again (the agent has the files), then the output directory. */
-  private BenchmarkJob prepare(Job job, String engine, boolean force, Consumer<String> sink) throws IOException {
+  private BenchmarkJob prepare(Job job, RunTest test, Consumer<String> sink) throws IOException {
+    String engine = test.engineName();
+    boolean force = test.force();
     EngineSpec spec = EngineCatalog.load(home.svcHome()).find(engine)
         .orElseThrow(() -> new IllegalArgumentException("Unknown engine '" + engine + "'"));
     Verdict verdict = Compatibility.checkOnDisk(spec, CpuArch.ofThisMachine(), job.model, force);
@@ -432,7 +435,6 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     deleteTree(out);
     Files.createDirectories(out);
     job.out = out;
-    RunTest test = RunTest.from(job.payload);
     String benchmark = test.benchmarkName();
     String suite = test.suiteName();
     return new BenchmarkJob(job.commandId, job.testId, job.model, engine, suite.isBlank() ? "quick" : suite, benchmark,
@@ -471,7 +473,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       running = LocalBenchmark.start(benchJob, sink, this::docker);
     }
     long pid = running.pid();
-    update(job, JobJournal.RUNNING, r -> r.put("pid", pid).put("out", benchJob.out().toString()));
+    update(job, CommandJournal.RUNNING, r -> r.put("pid", pid).put("out", benchJob.out().toString()));
     return running;
   }
 
@@ -482,16 +484,16 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     }
     job.line("svc run exited with status " + exit);
     return blocking(() -> {
-      update(job, JobJournal.ENDED, r -> r.put("exit", exit));
+      update(job, CommandJournal.ENDED, r -> r.put("exit", exit));
       autoCleanup(job);
       return readMetrics(job.out);
     }).compose(metrics -> sweepAfter(job).map(metrics)).compose(metrics -> job.flush().map(metrics)).compose(metrics -> {
       job.reported = true;
       if (metrics == null) {
         String why = "svc run wrote no metrics.json (exit " + exit + ")" + (job.lastError == null ? "" : ": " + job.lastError);
-        return deliver(AgentBus.UPLINK_STATUS, status(job, "failed", why));
+        return reports.status(job.testId, job.commandId, QuickTestStatus.FAILED, why);
       }
-      return deliver(AgentBus.UPLINK_RESULT, result(job.commandId, job.testId, exit, job.lastError, metrics));
+      return reports.result(UplinkReports.exited(job.commandId, job.testId, exit, job.lastError, metrics));
     }).compose(v -> markDone(job));
   }
 
@@ -499,20 +501,20 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     String why = job.stopReason != null ? job.stopReason : oneLine(error);
     job.line("Test failed: " + why);
     return blocking(() -> {
-      update(job, job.running == null ? JobJournal.ACCEPTED : JobJournal.ENDED, r -> r.put("reason", why));
+      update(job, job.running == null ? CommandJournal.ACCEPTED : CommandJournal.ENDED, r -> r.put("reason", why));
       autoCleanup(job);
       return null;
     }).compose(v -> job.running == null ? Future.succeededFuture() : sweepAfter(job)).compose(v -> job.flush())
         .compose(v -> {
           job.reported = true;
-          return deliver(AgentBus.UPLINK_STATUS, status(job, "failed", why));
+          return reports.status(job.testId, job.commandId, QuickTestStatus.FAILED, why);
         })
         .compose(v -> markDone(job));
   }
 
   private Future<Void> markDone(Job job) {
     return blocking(() -> {
-      update(job, JobJournal.DONE, r -> { });
+      update(job, CommandJournal.DONE, r -> { });
       return null;
     });
   }
@@ -563,7 +565,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     String testId = record.getString("test_id");
     if (testId == null || !("run_test".equals(record.getString("type")) || "run_container".equals(record.getString("type")))) {
       blocking(() -> {
-        journal.put(record.copy().put("state", JobJournal.DONE));
+        journal.put(record.copy().put("state", CommandJournal.DONE));
         return null;
       });
       return;
@@ -576,141 +578,49 @@ public final class EngineLifecycleVerticle extends VerticleBase {
         ProcessHandle.of(pid).filter(p -> p.info().commandLine().map(c -> c.contains(out)).orElse(false))
             .ifPresent(p -> LocalBenchmark.stopTree(p, line -> LOG.info("{}", line)));
       }
-      if (!sweepRun(commandId, line -> LOG.info("{}", line))) {
-        journal.put(record.put(UNSWEPT, true));
-        context.runOnContext(v -> sweepLater(commandId));
+      if (!sweeper.sweep(commandId, line -> LOG.info("{}", line))) {
+        journal.put(record.put(ContainerSweeper.UNSWEPT, true));
+        context.runOnContext(v -> sweeper.later(commandId));
       }
       if (record.getBoolean("copied", false) && record.getString("model") != null && autoCleanupOn()) {
         storage().delete(Path.of(record.getString("model")));
       }
-      boolean ended = JobJournal.ENDED.equals(record.getString("state")) && record.getInteger("exit") != null
+      boolean ended = CommandJournal.ENDED.equals(record.getString("state")) && record.getInteger("exit") != null
           && record.getString("reason") == null;
       return ended && out != null ? readMetrics(Path.of(out)) : null;
     }).compose(metrics -> {
       if (metrics != null) {
-        return deliver(AgentBus.UPLINK_RESULT, result(commandId, testId, record.getInteger("exit"), null, metrics));
+        return reports.result(UplinkReports.exited(commandId, testId, record.getInteger("exit"), null, metrics));
       }
       String reason = record.getString("reason", AGENT_RESTARTED);
-      return deliver(AgentBus.UPLINK_STATUS, new JsonObject().put("test_id", testId).put("command_id", commandId)
-          .put("status", "failed").put("error", reason));
+      return reports.status(testId, commandId, QuickTestStatus.FAILED, reason);
     }).compose(v -> blocking(() -> {
-      journal.put(record.copy().put("state", JobJournal.DONE));
+      journal.put(record.copy().put("state", CommandJournal.DONE));
       return null;
     })).onFailure(e -> LOG.warn("Could not report the interrupted test {}: {}", testId, e.getMessage()));
   }
 
   // ---------------------------------------------------------------- containers left behind
 
-  /**
-   * Removes the containers of a run that has ended (svc run removes its engine container itself,
-   * unless Docker stopped answering). When Docker cannot be asked, the run is remembered in the
-   * journal and swept again every {@value #SWEEP_RETRY_MS} ms until Docker answers, across restarts.
-   */
+  /** Removes the containers of a run that has ended; when Docker cannot be asked, later ({@link ContainerSweeper}). */
   private Future<Void> sweepAfter(Job job) {
     Consumer<String> sink = job.sink();
     return blocking(() -> {
-      boolean swept = sweepRun(job.commandId, sink);
+      boolean swept = sweeper.sweep(job.commandId, sink);
       if (!swept) {
         sink.accept("Docker does not answer: this run's containers will be removed once it does");
-        update(job, null, r -> r.put(UNSWEPT, true));
+        update(job, null, r -> r.put(ContainerSweeper.UNSWEPT, true));
       }
       return swept;
     }).map(swept -> {
       if (!swept) {
-        sweepLater(job.commandId);
+        sweeper.later(job.commandId);
       }
       return null;
     });
   }
 
-  /** The run's containers removed (blocking); false when Docker could not be asked or some are left. */
-  private boolean sweepRun(String commandId, Consumer<String> log) {
-    try {
-      return RunContainers.sweep(docker(), commandId, System.nanoTime() + TimeUnit.SECONDS.toNanos(4), log);
-    } catch (RuntimeException e) {
-      log.accept("Could not remove this run's containers: " + DockerClients.rootMessage(e));
-      return false;
-    }
-  }
-
-  private void sweepLater(String commandId) {
-    unswept.add(commandId);
-    if (sweepTimer < 0) {
-      sweepTimer = vertx.setPeriodic(SWEEP_RETRY_MS, t -> retrySweeps());
-    }
-  }
-
-  private void retrySweeps() {
-    if (sweeping || unswept.isEmpty()) {
-      return;
-    }
-    sweeping = true;
-    List<String> pending = new ArrayList<>(unswept);
-    blocking(() -> {
-      List<String> done = new ArrayList<>();
-      for (String commandId : pending) {
-        // while Docker is away every attempt fails the same way: quietly
-        if (!sweepRun(commandId, line -> LOG.debug("{}", line))) {
-          break;
-        }
-        LOG.info("Docker answers again: the containers of run {} are removed", commandId);
-        journal.get(commandId).ifPresent(record -> {
-          record.remove(UNSWEPT);
-          journal.put(record);
-        });
-        done.add(commandId);
-      }
-      return done;
-    }).onComplete(r -> {
-      sweeping = false;
-      if (r.succeeded()) {
-        r.result().forEach(unswept::remove);
-      }
-      if (unswept.isEmpty() && sweepTimer >= 0) {
-        vertx.cancelTimer(sweepTimer);
-        sweepTimer = -1;
-      }
-    });
-  }
-
   // ---------------------------------------------------------------- helpers
-
-  /**
-   * Sends to the uplink, again and again until its spool has the entry (the uplink may not be
-   * deployed yet, or be busy); gives up only when the agent stops.
-   */
-  private Future<Void> deliver(String address, JsonObject body) {
-    Promise<Void> promise = Promise.promise();
-    attempt(address, body, 500, promise);
-    return promise.future();
-  }
-
-  private void attempt(String address, JsonObject body, long backoffMs, Promise<Void> promise) {
-    vertx.eventBus().request(address, body, new DeliveryOptions().setSendTimeout(30_000)).onComplete(r -> {
-      if (r.succeeded()) {
-        promise.complete();
-      } else if (stopping) {
-        promise.fail(r.cause());
-      } else {
-        LOG.warn("The uplink did not take {} ({}); retrying", address, r.cause().getMessage());
-        vertx.setTimer(backoffMs, t -> attempt(address, body, Math.min(backoffMs * 2, 10_000), promise));
-      }
-    });
-  }
-
-  private static JsonObject status(Job job, String status, String error) {
-    JsonObject body = new JsonObject().put("test_id", job.testId).put("command_id", job.commandId).put("status", status);
-    if (error != null) {
-      body.put("error", error);
-    }
-    return body;
-  }
-
-  private static JsonObject result(String commandId, String testId, int exit, String lastError, JsonObject metrics) {
-    String error = exit == 0 ? null : "svc run exited with status " + exit + (lastError == null ? "" : ": " + lastError);
-    return new JsonObject().put("command_id", commandId).put("test_id", testId)
-        .put("status", exit == 0 ? "completed" : "failed").put("error", error).put("result_data", metrics);
-  }
 
   /** The metrics.json of an output directory, or null when there is none (or it is not JSON). Blocking. */
   private static JsonObject readMetrics(Path out) {
@@ -781,7 +691,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   }
 
   static String safeName(String commandId) {
-    return JobJournal.fileName(commandId).replaceFirst("\\.json$", "");
+    return CommandJournal.fileName(commandId).replaceFirst("\\.json$", "");
   }
 
   private static String oneLine(Throwable error) {

@@ -1,7 +1,7 @@
 package dev.svc.agent.logs;
 
 import dev.svc.agent.AgentBus;
-import dev.svc.agent.engine.JobJournal;
+import dev.svc.agent.engine.CommandJournal;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.storage.StorageFigures;
 import dev.svc.agent.config.AgentHome;
@@ -189,7 +189,7 @@ public final class LogServerVerticle extends VerticleBase {
     }
     // not in the buffer: a command this agent accepted is followed (or, over, ends at once); others are 404
     Future<Optional<Boolean>> done = commandId.matches("[A-Za-z0-9_-]{1,64}")
-        ? vertx.executeBlocking(() -> JobJournal.done(home.jobs(), commandId)) : Future.succeededFuture(Optional.empty());
+        ? vertx.executeBlocking(() -> CommandJournal.done(home.jobs(), commandId)) : Future.succeededFuture(Optional.empty());
     done.onComplete(known -> {
           if (known.failed() || known.result().isEmpty()) {
             json(ctx, 404, error("No benchmark with command id " + commandId + " on this agent"));

@@ -214,14 +214,14 @@ class EngineLifecycleVerticleTest {
 
   @Test
   void aBenchmarkInterruptedByARestartIsReportedFailedAndItsCommandIsNotRunAgain() throws Exception {
-    JobJournal journal = new JobJournal(home.root().resolve("jobs"));
+    CommandJournal journal = new CommandJournal(home.root().resolve("jobs"));
     journal.put(new JsonObject().put("command_id", "it-c5").put("test_id", "t5").put("type", "run_test")
-        .put("payload", runTest("it-c5", "t5", "x.gguf", "tiny").getJsonObject("payload")).put("state", JobJournal.RUNNING));
+        .put("payload", runTest("it-c5", "t5", "x.gguf", "tiny").getJsonObject("payload")).put("state", CommandJournal.RUNNING));
     deploy();
     waitFor(() -> !statuses.isEmpty(), 30, "the report of the interrupted test");
     assertThat(statuses).containsExactly(new JsonObject().put("test_id", "t5").put("command_id", "it-c5")
         .put("status", "failed").put("error", "Agent restarted during the benchmark"));
-    waitFor(() -> JobJournal.DONE.equals(journal.get("it-c5").orElseThrow().getString("state")), 10, "the record done");
+    waitFor(() -> CommandJournal.DONE.equals(journal.get("it-c5").orElseThrow().getString("state")), 10, "the record done");
     assertThat(send(AgentBus.ENGINE_COMMAND, runTest("it-c5", "t5", "x.gguf", "tiny")).getBoolean("accepted")).isTrue();
     assertThat(send(AgentBus.ENGINE_STATE, new JsonObject()).getBoolean("busy")).isFalse();
     assertThat(statuses).hasSize(1);
@@ -271,7 +271,7 @@ class EngineLifecycleVerticleTest {
   }
 
   private long journalPid(String commandId) throws Exception {
-    JobJournal journal = new JobJournal(home.root().resolve("jobs"));
+    CommandJournal journal = new CommandJournal(home.root().resolve("jobs"));
     waitFor(() -> journal.get(commandId).map(r -> r.getLong("pid") != null).orElse(false), 30, "the pid in the journal");
     return journal.get(commandId).orElseThrow().getLong("pid");
   }
