@@ -204,7 +204,7 @@ public final class AgentAdminRoutes implements ApiArea {
         throw ApiError.conflict("Test agents have no token");
       }
       String token = Ids.newToken();
-      return agents.bindToken(id, agent.getString("name"), Tokens.sha256Hex(token), Tokens.prefix(token)).map(v -> {
+      return agents.bindToken(id, agent.getString("name"), Ids.sha256Hex(token), Tokens.prefix(token)).map(v -> {
         Replies.ok(ctx, new JsonObject().put("agent_id", id).put("token", token).put("token_prefix", Tokens.prefix(token)));
         return null;
       });

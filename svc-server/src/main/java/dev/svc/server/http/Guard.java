@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.core.Ids;
 import dev.svc.server.store.TokenState;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
@@ -214,7 +215,7 @@ public final class Guard {
         ctx.next();
         return;
       }
-      TokenState state = bearer == null ? null : tokenState.apply(Tokens.sha256Hex(bearer));
+      TokenState state = bearer == null ? null : tokenState.apply(Ids.sha256Hex(bearer));
       if (state == TokenState.REVOKED) {
         ctx.fail(refuse(ctx, ApiError.forbidden("This token was revoked: its agent was deleted on the server. An operator"
             + " provisions the agent again (POST /api/v1/agents) and the host enrols with the new token"), true));

@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.core.Ids;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
@@ -65,7 +66,7 @@ public final class RequestGate implements Handler<RoutingContext> {
     }
     // the body must wait for the lookup: the routes' BodyHandler resumes the request
     ctx.request().pause();
-    tokenHashExists.apply(Tokens.sha256Hex(token)).onComplete(ar -> {
+    tokenHashExists.apply(Ids.sha256Hex(token)).onComplete(ar -> {
       if (ar.succeeded() && ar.result()) {
         ctx.next();
         HttpMethod method = ctx.request().method();

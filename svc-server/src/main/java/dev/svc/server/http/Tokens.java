@@ -10,10 +10,6 @@ public final class Tokens {
   private Tokens() {
   }
 
-  public static String sha256Hex(String token) {
-    return Ids.sha256Hex(token);
-  }
-
   public static String prefix(String token) {
     return token.length() <= 8 ? token : token.substring(0, 8);
   }
@@ -28,6 +24,6 @@ public final class Tokens {
 
   /** Whether {@code token} hashes to {@code storedHash}; compares digests in constant time. */
   public static boolean matchesHash(String token, String storedHash) {
-    return token != null && storedHash != null && equal(sha256Hex(token), storedHash);
+    return token != null && storedHash != null && equal(Ids.sha256Hex(token), storedHash);
   }
 }
