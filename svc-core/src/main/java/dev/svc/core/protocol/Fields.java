@@ -119,6 +119,13 @@ public final class Fields {
     return out;
   }
 
+  /** Writes the field only when it has a value: a message leaves out what its sender does not know. */
+  public static void putIfKnown(JsonObject json, String field, Object value) {
+    if (value != null) {
+      json.put(field, value);
+    }
+  }
+
   /** {@code value} when it is at most {@code max} characters (or null). */
   public static String limit(String field, String value, int max) {
     if (value != null && value.length() > max) {

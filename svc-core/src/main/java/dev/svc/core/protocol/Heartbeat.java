@@ -42,10 +42,10 @@ public record Heartbeat(AgentStatus status, String currentTask, Double gpuUtiliz
   /** The heartbeat as sent; a metric the agent has not is left out. */
   public JsonObject toJson() {
     JsonObject json = new JsonObject().put("status", status.wireName()).put("current_task", currentTask == null ? "" : currentTask);
-    putIfKnown(json, "gpu_utilization_pct", gpuUtilizationPct);
-    putIfKnown(json, "gpu_memory_used_gb", gpuMemoryUsedGb);
-    putIfKnown(json, "storage_gb_free", storageGbFree);
-    putIfKnown(json, "uptime_s", uptimeS);
+    Fields.putIfKnown(json, "gpu_utilization_pct", gpuUtilizationPct);
+    Fields.putIfKnown(json, "gpu_memory_used_gb", gpuMemoryUsedGb);
+    Fields.putIfKnown(json, "storage_gb_free", storageGbFree);
+    Fields.putIfKnown(json, "uptime_s", uptimeS);
     if (ackedCommandIds != null) {
       json.put("acked_command_ids", new JsonArray(List.copyOf(ackedCommandIds)));
     }
@@ -57,11 +57,5 @@ public record Heartbeat(AgentStatus status, String currentTask, Double gpuUtiliz
     return new JsonObject().put("status", status.wireName()).put("current_task", currentTask)
         .put("gpu_utilization_pct", gpuUtilizationPct).put("gpu_memory_used_gb", gpuMemoryUsedGb)
         .put("storage_gb_free", storageGbFree).put("uptime_s", uptimeS);
-  }
-
-  private static void putIfKnown(JsonObject json, String field, Double value) {
-    if (value != null) {
-      json.put(field, value);
-    }
   }
 }

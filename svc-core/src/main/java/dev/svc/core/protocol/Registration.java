@@ -68,15 +68,15 @@ public record Registration(String name, String hostname, int port, String gpuInf
   /** The registration as sent; the version under both its names, so that old servers read it too. */
   public JsonObject toJson() {
     JsonObject json = new JsonObject().put("name", name).put("hostname", hostname).put("port", port);
-    putIfKnown(json, "gpu_info", gpuInfo);
-    putIfKnown(json, "gpu_count", gpuCount);
-    putIfKnown(json, "cpu_info", cpuInfo);
-    putIfKnown(json, "cpu_arch", cpuArch);
-    putIfKnown(json, "ram_gb", ramGb);
-    putIfKnown(json, "environment_type", environmentType);
-    putIfKnown(json, "fingerprint", fingerprint);
-    putIfKnown(json, "agent_version", agentVersion);
-    putIfKnown(json, "kitt_version", agentVersion);
+    Fields.putIfKnown(json, "gpu_info", gpuInfo);
+    Fields.putIfKnown(json, "gpu_count", gpuCount);
+    Fields.putIfKnown(json, "cpu_info", cpuInfo);
+    Fields.putIfKnown(json, "cpu_arch", cpuArch);
+    Fields.putIfKnown(json, "ram_gb", ramGb);
+    Fields.putIfKnown(json, "environment_type", environmentType);
+    Fields.putIfKnown(json, "fingerprint", fingerprint);
+    Fields.putIfKnown(json, "agent_version", agentVersion);
+    Fields.putIfKnown(json, "kitt_version", agentVersion);
     if (capabilities != null) {
       json.put("capabilities", new JsonArray(List.copyOf(capabilities)));
     }
@@ -128,14 +128,15 @@ public record Registration(String name, String hostname, int port, String gpuInf
     if (raw instanceof JsonObject object) {
       return object;
     }
-    if (raw instanceof String text && !text.isBlank()) {
+    if (raw instanceof String text) {
+      if (text.isBlank()) {
+        return null;
+      }
       try {
         return new JsonObject(text.trim());
       } catch (DecodeException | ClassCastException e) {
         // refused below
       }
-    } else if (raw instanceof String) {
-      return null;
     }
     throw new BadMessage("Field 'hardware_details' must be a JSON object or a string containing one");
   }
@@ -149,11 +150,5 @@ public record Registration(String name, String hostname, int port, String gpuInf
       throw new BadMessage("Field '" + field + "' must be between 0 and " + max);
     }
     return (int) Math.round(d);
-  }
-
-  private static void putIfKnown(JsonObject json, String field, Object value) {
-    if (value != null) {
-      json.put(field, value);
-    }
   }
 }
