@@ -52,9 +52,9 @@ public final class CampaignExecutor extends VerticleBase {
 
   private void resumeAll() {
     services.campaigns().withStatus(CampaignStatus.RUNNING)
-        .onSuccess(running -> running.forEach(c -> start(c.getString("id"), false)))
+        .onSuccess(running -> running.forEach(c -> start(c.id(), false)))
         .compose(v -> services.campaigns().withStatus(CampaignStatus.QUEUED))
-        .onSuccess(queued -> queued.forEach(c -> launch(c.getString("id"))))
+        .onSuccess(queued -> queued.forEach(c -> launch(c.id())))
         .onFailure(err -> LOG.error("Campaigns not resumed", err));
   }
 

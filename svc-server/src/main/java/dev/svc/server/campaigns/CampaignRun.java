@@ -1,5 +1,6 @@
 package dev.svc.server.campaigns;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventType;
@@ -8,6 +9,8 @@ import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import dev.svc.server.store.StoredCampaign;
+import dev.svc.server.store.StoredQuickTest;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +40,7 @@ final class CampaignRun {
   private final CampaignLog log;
   private final Promise<Void> done = Promise.promise();
   private List<CampaignRow> rows = List.of();
-  private JsonObject agent;
+  private StoredAgent agent;
   private RowRunner current;
   private boolean cancelRequested;
   private int succeeded;
@@ -98,36 +101,28 @@ final class CampaignRun {
         done.tryComplete();
         return Future.succeededFuture();
       }
-      JsonObject campaign = found.get();
-      rows = CampaignMatrix.rows(config(campaign));
-      return services.agents().byId(campaign.getString("agent_id")).compose(live -> {
+      StoredCampaign campaign = found.get();
+      rows = CampaignMatrix.rows(java.util.Objects.requireNonNullElseGet(campaign.configObject(), JsonObject::new));
+      return services.agents().byId(campaign.agentId()).compose(live -> {
         if (live.isEmpty()) {
-          failCampaign("Agent " + campaign.getString("agent_id") + " was deleted", 0);
+          failCampaign("Agent " + campaign.agentId() + " was deleted", 0);
           return Future.succeededFuture();
         }
         agent = live.get();
         return services.campaigns().tests(id).map(tests -> {
-          begin(campaign, rowsOfThisPass(tests, campaign.getString("started_at")));
+          begin(campaign, rowsOfThisPass(tests, campaign.startedAt()));
           return null;
         });
       });
     }).onFailure(this::crashed);
   }
 
-  private static JsonObject config(JsonObject campaign) {
-    Object raw = campaign.getValue("config");
-    if (raw instanceof JsonObject) {
-      return (JsonObject) raw;
-    }
-    return raw == null ? new JsonObject() : new JsonObject(raw.toString());
-  }
-
   /** The latest test of each row created since the campaign became running. */
-  private static Map<Integer, JsonObject> rowsOfThisPass(List<JsonObject> tests, String startedAt) {
-    Map<Integer, JsonObject> byRow = new HashMap<>();
-    for (JsonObject test : tests) {
-      Integer row = test.getInteger("campaign_row");
-      String created = test.getString("created_at");
+  private static Map<Integer, StoredQuickTest> rowsOfThisPass(List<StoredQuickTest> tests, String startedAt) {
+    Map<Integer, StoredQuickTest> byRow = new HashMap<>();
+    for (StoredQuickTest test : tests) {
+      Integer row = test.campaignRow();
+      String created = test.createdAt();
       if (row == null || (startedAt != null && created != null && created.compareTo(startedAt) < 0)) {
         continue;
       }
@@ -136,20 +131,20 @@ final class CampaignRun {
     return byRow;
   }
 
-  private void begin(JsonObject campaign, Map<Integer, JsonObject> pass) {
+  private void begin(StoredCampaign campaign, Map<Integer, StoredQuickTest> pass) {
     int next = 0;
     while (next < rows.size() && pass.containsKey(next) && isTerminal(pass.get(next))) {
-      if (QuickTestStatus.COMPLETED.wireName().equals(pass.get(next).getString("status"))) {
+      if (QuickTestStatus.COMPLETED.wireName().equals(pass.get(next).status())) {
         succeeded++;
       } else {
         failed++;
       }
       next++;
     }
-    JsonObject inFlight = pass.get(next);
-    String agentName = agent.getString("name", agent.getString("id"));
+    StoredQuickTest inFlight = pass.get(next);
+    String agentName = agent.label();
     if (next == 0 && inFlight == null) {
-      log.line("Campaign '" + campaign.getString("name") + "' started: " + rows.size() + " runs on agent " + agentName);
+      log.line("Campaign '" + campaign.name() + "' started: " + rows.size() + " runs on agent " + agentName);
     } else {
       log.line("Campaign resumed at run " + Math.min(next + 1, rows.size()) + "/" + rows.size() + " ("
           + (succeeded + failed) + " already finished) on agent " + agentName);
@@ -162,7 +157,7 @@ final class CampaignRun {
 
   // --- the loop: one row at a time ---
 
-  private void step(int index, JsonObject inFlight) {
+  private void step(int index, StoredQuickTest inFlight) {
     position = index;
     if (stopped.getAsBoolean() || done.future().isComplete()) {
       done.tryComplete();
@@ -174,12 +169,12 @@ final class CampaignRun {
     }
     services.campaigns().byId(id).compose(found -> {
       if (cancelRequested || found.isEmpty() || !isRunning(found.get())) {
-        stopHere(index, found.map(c -> c.getString("status")).orElse(DELETED));
+        stopHere(index, found.map(StoredCampaign::status).orElse(DELETED));
         return Future.succeededFuture();
       }
-      return services.agents().byId(agent.getString("id")).map(live -> {
+      return services.agents().byId(agent.id()).map(live -> {
         if (live.isEmpty()) {
-          failCampaign("Agent " + agent.getString("id") + " was deleted", index);
+          failCampaign("Agent " + agent.id() + " was deleted", index);
         } else {
           runRow(index, inFlight);
         }
@@ -188,7 +183,7 @@ final class CampaignRun {
     }).onFailure(this::crashed);
   }
 
-  private void runRow(int index, JsonObject inFlight) {
+  private void runRow(int index, StoredQuickTest inFlight) {
     if (cancelRequested && inFlight == null) {
       stopHere(index, CampaignStatus.CANCELLED.wireName());
       return;
@@ -229,7 +224,7 @@ final class CampaignRun {
     }
     services.campaigns().byId(id).onSuccess(found -> {
       if (found.isEmpty() || !isRunning(found.get())) {
-        stopHere(total, found.map(c -> c.getString("status")).orElse(DELETED));
+        stopHere(total, found.map(StoredCampaign::status).orElse(DELETED));
       } else {
         complete(total);
       }
@@ -248,7 +243,7 @@ final class CampaignRun {
             return Future.succeededFuture();
           }
           return services.campaigns().byId(id).compose(found -> {
-            stopHere(total, found.map(c -> c.getString("status")).orElse(DELETED));
+            stopHere(total, found.map(StoredCampaign::status).orElse(DELETED));
             return Future.succeededFuture();
           });
         })
@@ -344,11 +339,11 @@ final class CampaignRun {
         .map(moved -> moved ? Written.of(true, new Event(id, EventType.STATUS, data)) : Written.of(false)));
   }
 
-  private static boolean isRunning(JsonObject campaign) {
-    return CampaignStatus.RUNNING.wireName().equals(campaign.getString("status"));
+  private static boolean isRunning(StoredCampaign campaign) {
+    return CampaignStatus.RUNNING.wireName().equals(campaign.status());
   }
 
-  private static boolean isTerminal(JsonObject test) {
-    return QuickTestStatus.parse(test.getString("status")).map(QuickTestStatus::isTerminal).orElse(false);
+  private static boolean isTerminal(StoredQuickTest test) {
+    return QuickTestStatus.parse(test.status()).map(QuickTestStatus::isTerminal).orElse(false);
   }
 }

@@ -1,6 +1,8 @@
 package dev.svc.server.campaigns;
 
-import dev.svc.server.store.Flags;
+import dev.svc.server.store.StoredAgent;
+import dev.svc.server.store.NewQuickTest;
+import dev.svc.server.store.StoredQuickTest;
 import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.QuickTestStatus;
@@ -32,11 +34,11 @@ final class RowRunner {
    * @param onLog takes each log line of the row's test
    * @param onWatching runs once the row's events are watched, before its test is created or read
    */
-  RowRunner(CampaignServices services, String campaignId, JsonObject agent, Consumer<String> onLog, Runnable onWatching) {
+  RowRunner(CampaignServices services, String campaignId, StoredAgent agent, Consumer<String> onLog, Runnable onWatching) {
     this.services = services;
     this.campaignId = campaignId;
-    this.agentId = agent.getString("id");
-    this.testAgent = Flags.isTrue(agent.getValue("is_test_agent"));
+    this.agentId = agent.id();
+    this.testAgent = agent.isTestAgent();
     this.onLog = onLog;
     this.onWatching = onWatching;
   }
@@ -45,10 +47,8 @@ final class RowRunner {
   Future<RowOutcome> start(CampaignRow row) {
     testId = Ids.newId();
     String commandId = Ids.newId();
-    JsonObject test = new JsonObject().put("id", testId).put("agent_id", agentId)
-        .put("model_path", row.modelPath()).put("engine_name", row.engine()).put("benchmark_name", row.benchmark())
-        .put("suite_name", row.suite()).put("command_id", commandId).put("force", row.force())
-        .put("campaign_id", campaignId).put("campaign_row", row.index());
+    NewQuickTest test = new NewQuickTest(testId, agentId, row.modelPath(), row.engine(), row.benchmark(), row.suite(),
+        commandId, row.force(), campaignId, row.index());
     return RowWatch.open(services.vertx(), testId, onLog).compose(w -> {
       watch = w;
       onWatching.run();
@@ -67,8 +67,8 @@ final class RowRunner {
   }
 
   /** Takes over a row's test that exists already; completes when it ended (at once if it has). */
-  Future<RowOutcome> resume(JsonObject test) {
-    testId = test.getString("id");
+  Future<RowOutcome> resume(StoredQuickTest test) {
+    testId = test.id();
     return RowWatch.open(services.vertx(), testId, onLog).compose(w -> {
       watch = w;
       onWatching.run();

@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
+import dev.svc.server.store.StoredQuickTest;
 import io.vertx.core.json.JsonObject;
 import java.util.function.Consumer;
 
@@ -57,12 +58,12 @@ final class RowWatch {
   }
 
   /** Ends the watch from a stored test row when that row is terminal; true if it was. */
-  boolean settleFrom(JsonObject test) {
-    QuickTestStatus status = QuickTestStatus.parse(test.getString("status")).orElse(null);
+  boolean settleFrom(StoredQuickTest test) {
+    QuickTestStatus status = QuickTestStatus.parse(test.status()).orElse(null);
     if (status == null || !status.isTerminal()) {
       return false;
     }
-    settle(new RowOutcome(status, test.getString("error")));
+    settle(new RowOutcome(status, test.error()));
     return true;
   }
 

@@ -4,7 +4,6 @@ import dev.svc.core.Ids;
 import dev.svc.core.protocol.HeartbeatAnswer;
 import dev.svc.core.protocol.HeartbeatAnswer.Command;
 import dev.svc.core.protocol.RunTest;
-import dev.svc.server.store.Flags;
 import dev.svc.core.Timestamps;
 import dev.svc.core.domain.AgentSettings;
 import dev.svc.core.domain.AgentStatus;
@@ -20,6 +19,7 @@ import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CommandStore;
 import dev.svc.server.store.LiveFleet;
 import dev.svc.server.store.QuickTestStore;
+import dev.svc.server.store.StoredQuickTest;
 import dev.svc.server.quicktests.TestTransitions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -215,11 +215,10 @@ public final class HeartbeatDispatcher extends VerticleBase {
    * which the agent runs once whatever it receives, until the agent acknowledges it or reports it
    * running. Without this the test would wait out its whole lease.
    */
-  private static boolean unacknowledgedDispatch(JsonObject test, String currentTask, List<String> acks) {
-    String id = test.getString("id");
-    return QuickTestStatus.DISPATCHED.wireName().equals(test.getString("status"))
-        && !id.equals(currentTask)
-        && (acks == null || !acks.contains(test.getString("command_id")));
+  private static boolean unacknowledgedDispatch(StoredQuickTest test, String currentTask, List<String> acks) {
+    return QuickTestStatus.DISPATCHED.wireName().equals(test.status())
+        && !test.id().equals(currentTask)
+        && (acks == null || !acks.contains(test.commandId()));
   }
 
   /**
@@ -232,8 +231,8 @@ public final class HeartbeatDispatcher extends VerticleBase {
       return Future.succeededFuture();
     }
     return tests.byId(currentTask).map(found -> {
-      found.filter(test -> !agentId.equals(test.getString("agent_id"))
-              || QuickTestStatus.parse(test.getString("status")).map(QuickTestStatus::isTerminal).orElse(true))
+      found.filter(test -> !agentId.equals(test.agentId())
+              || QuickTestStatus.parse(test.status()).map(QuickTestStatus::isTerminal).orElse(true))
           .filter(test -> out.stream().noneMatch(c -> currentTask.equals(c.testId())
               && HeartbeatAnswer.CANCEL_TEST.equals(c.type())))
           .ifPresent(test -> out.add(stopCommand(currentTask)));
@@ -252,7 +251,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
         fleet.work().clear(agentId, workVersion);
         return Future.succeededFuture(out);
       }
-      JsonObject test = next.get();
+      StoredQuickTest test = next.get();
       String lease = Timestamps.format(Instant.now().plusMillis(timings.leaseMs(intervalS)));
       return transitions.dispatch(test, lease).map(won -> {
         if (won) {
@@ -263,10 +262,9 @@ public final class HeartbeatDispatcher extends VerticleBase {
     });
   }
 
-  static Command runTest(JsonObject test) {
-    return Command.runTest(test.getString("command_id"), new RunTest(test.getString("id"), test.getString("model_path"),
-        test.getString("engine_name"), test.getString("benchmark_name"), test.getString("suite_name"),
-        Flags.isTrue(test.getValue("force"))));
+  static Command runTest(StoredQuickTest test) {
+    return Command.runTest(test.commandId(), new RunTest(test.id(), test.modelPath(), test.engineName(),
+        test.benchmarkName(), test.suiteName(), test.force()));
   }
 
   // --- the timer ---
@@ -283,7 +281,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
 
   private Future<Void> expireLeases() {
     return tests.expiredLeases(Timestamps.now()).compose(expired -> each(expired, test -> {
-      int attempts = test.getInteger("attempts", 0);
+      int attempts = test.attempts() == null ? 0 : test.attempts();
       return attempts >= MAX_ATTEMPTS
           ? move(test, QuickTestStatus.DISPATCHED, QuickTestStatus.FAILED, NOT_STARTED)
           : move(test, QuickTestStatus.DISPATCHED, QuickTestStatus.QUEUED, null);
@@ -292,16 +290,16 @@ public final class HeartbeatDispatcher extends VerticleBase {
 
   private Future<Void> markSilentAgentsOffline() {
     String cutoff = Timestamps.format(Instant.now().minusMillis(timings.minStaleMs()));
-    return agents.silentSince(cutoff).compose(silent -> each(silent, agent -> agents.settings(agent.getString("id"))
+    return agents.silentSince(cutoff).compose(silent -> each(silent, agent -> agents.settings(agent.id())
         .compose(settings -> {
           long staleMs = timings.staleMs(AgentSettings.heartbeatIntervalS(settings));
-          if (!silentFor(agent.getString("id"), agent.getString("last_heartbeat_at"), staleMs)) {
+          if (!silentFor(agent.id(), agent.lastHeartbeatAt(), staleMs)) {
             return Future.succeededFuture();
           }
-          return events.write(conn -> agents.moveStatus(conn, agent.getString("id"), agent.getString("status"),
-              AgentStatus.OFFLINE.wireName()).map(moved -> moved ? Written.of((Void) null, agentStatus(agent.getString("id"),
-                  agent.getString("name"), AgentStatus.OFFLINE.wireName(), new JsonObject())) : Written.of((Void) null)))
-              .compose(v -> agents.refresh(agent.getString("id")));
+          return events.write(conn -> agents.moveStatus(conn, agent.id(), agent.status(),
+              AgentStatus.OFFLINE.wireName()).map(moved -> moved ? Written.of((Void) null, agentStatus(agent.id(),
+                  agent.name(), AgentStatus.OFFLINE.wireName(), new JsonObject())) : Written.of((Void) null)))
+              .compose(v -> agents.refresh(agent.id()));
         })));
   }
 
@@ -312,10 +310,10 @@ public final class HeartbeatDispatcher extends VerticleBase {
    */
   private Future<Void> failLostTests() {
     return tests.runningOnOfflineAgents().compose(running -> each(running, test -> {
-      String agentId = test.getString("agent_id");
+      String agentId = test.agentId();
       int interval = AgentSettings.heartbeatIntervalS(fleet.settings(agentId));
       long lostAfterMs = timings.staleMs(interval) + timings.leaseMs(interval);
-      if (!silentFor(agentId, test.getString("agent_last_heartbeat_at"), lostAfterMs)) {
+      if (!silentFor(agentId, test.agentLastHeartbeatAt(), lostAfterMs)) {
         return Future.succeededFuture();
       }
       return move(test, QuickTestStatus.RUNNING, QuickTestStatus.FAILED, AGENT_LOST);
@@ -329,7 +327,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
 
   // --- helpers ---
 
-  private Future<Void> move(JsonObject test, QuickTestStatus from, QuickTestStatus to, String error) {
+  private Future<Void> move(StoredQuickTest test, QuickTestStatus from, QuickTestStatus to, String error) {
     return transitions.move(test, from, to, error).mapEmpty();
   }
 
@@ -368,9 +366,9 @@ public final class HeartbeatDispatcher extends VerticleBase {
     return false;
   }
 
-  private static Future<Void> each(List<JsonObject> rows, java.util.function.Function<JsonObject, Future<?>> action) {
+  private static <T> Future<Void> each(List<T> rows, java.util.function.Function<T, Future<?>> action) {
     Future<Void> chain = Future.succeededFuture();
-    for (JsonObject row : rows) {
+    for (T row : rows) {
       chain = chain.compose(v -> action.apply(row)).mapEmpty();
     }
     return chain;

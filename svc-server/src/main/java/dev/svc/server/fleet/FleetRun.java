@@ -3,8 +3,8 @@ package dev.svc.server.fleet;
 import dev.svc.core.SvcVersion;
 import dev.svc.core.protocol.Registration;
 import dev.svc.engines.EngineCatalog;
+import dev.svc.server.simulator.SimulatedHost;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,8 +48,7 @@ final class FleetRun {
   }
 
   /** The agent as the test agents' simulator reads it to plan a run's figures. */
-  JsonObject agentRow(String id, String name) {
-    return new JsonObject().put("id", id).put("name", name).put("gpu_info", GPU).put("gpu_count", GPU_COUNT)
-        .put("cpu_info", CPU).put("cpu_arch", "amd64").put("ram_gb", RAM_GB).put("environment_type", "native_linux");
+  SimulatedHost host(String id, String name) {
+    return SimulatedHost.of(id, name, GPU, GPU_COUNT, CPU, "amd64", RAM_GB, "native_linux", null);
   }
 }

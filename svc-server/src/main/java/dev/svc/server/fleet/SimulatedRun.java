@@ -7,6 +7,7 @@ import dev.svc.core.protocol.RunTest;
 import dev.svc.core.protocol.StatusReport;
 import dev.svc.engines.EngineSpec;
 import dev.svc.server.simulator.SimulationPlan;
+import dev.svc.server.simulator.SimulatedTest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -59,12 +60,10 @@ final class SimulatedRun {
               + "' is not in this agent's engine catalog").toJson())).onComplete(ar -> finish(false));
       return;
     }
-    JsonObject test = new JsonObject().put("id", testId).put("model_path", payload.modelPath())
-        .put("engine_name", payload.engineName())
-        .put("benchmark_name", payload.benchmarkName().isEmpty() ? "throughput" : payload.benchmarkName())
-        .put("suite_name", payload.suiteName().isEmpty() ? "quick" : payload.suiteName());
+    SimulatedTest test = new SimulatedTest(payload.modelPath(), payload.engineName(), payload.benchmarkName(),
+        payload.suiteName());
     int seed = Math.max(1, testId.hashCode() & Integer.MAX_VALUE);
-    SimulationPlan plan = SimulationPlan.create(test, agent.run.agentRow(agent.agentId, agent.credentials.name()),
+    SimulationPlan plan = SimulationPlan.create(test, agent.run.host(agent.agentId, agent.credentials.name()),
         engine.get(), seed, new SplittableRandom(seed), Instant.now());
     pause(100 + ThreadLocalRandom.current().nextLong(200))
         .compose(v -> report("status running", HttpMethod.POST, "/api/v1/quicktest/" + testId + "/status",

@@ -1,9 +1,9 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.CommandStore;
-import dev.svc.server.store.Flags;
 import dev.svc.server.store.NewAgent;
 import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
@@ -71,7 +71,7 @@ public final class AgentAdminRoutes implements ApiArea {
     guard.global(ctx);
     return agents.all().compose(rows -> {
       List<Future<JsonObject>> views = rows.stream()
-          .map(row -> agents.settings(row.getString("id")).map(s -> Views.agent(row, s))).toList();
+          .map(row -> agents.settings(row.id()).map(s -> Views.agent(row, s))).toList();
       return Future.all(views).map(all -> {
         JsonArray out = new JsonArray();
         views.forEach(f -> out.add(f.result()));
@@ -87,13 +87,13 @@ public final class AgentAdminRoutes implements ApiArea {
         ? ApiError.conflict("An agent named '" + name + "' already exists") : err));
   }
 
-  private Future<JsonObject> requireAgent(String id) {
+  private Future<StoredAgent> requireAgent(String id) {
     return agents.byId(id).map(found -> found.orElseThrow(() -> ApiError.notFound("Agent '" + id + "' not found")));
   }
 
   private Future<?> get(RoutingContext ctx) {
     guard.global(ctx);
-    return requireAgent(ctx.pathParam("id")).compose(agent -> agents.settings(agent.getString("id"))
+    return requireAgent(ctx.pathParam("id")).compose(agent -> agents.settings(agent.id())
         .map(settings -> {
           Replies.ok(ctx, Views.agent(agent, settings));
           return null;
@@ -113,12 +113,12 @@ public final class AgentAdminRoutes implements ApiArea {
     List<String> tags = TextFields.lines("tags", body.optStringList("tags"), 64);
     String id = ctx.pathParam("id");
     return requireAgent(id).compose(agent -> {
-      String name = newName == null ? agent.getString("name") : newName;
-      Future<Void> notAnId = newName == null || newName.equals(agent.getString("name")) ? Future.succeededFuture()
+      String name = newName == null ? agent.name() : newName;
+      Future<Void> notAnId = newName == null || newName.equals(agent.name()) ? Future.succeededFuture()
           : AgentNames.requireNameIsNoAgentId(agents, newName);
       return notAnId.compose(v -> uniqueName(newName, agents.patch(id, name,
-          body.has("notes") ? notes : agent.getString("notes"),
-          tags != null ? new JsonArray(List.copyOf(tags)).encode() : agent.getString("tags"))));
+          body.has("notes") ? notes : agent.notes(),
+          tags != null ? new JsonArray(List.copyOf(tags)).encode() : agent.tags())));
     }).compose(v -> requireAgent(id)).compose(agent -> agents.settings(id).map(s -> {
       Replies.ok(ctx, Views.agent(agent, s));
       return null;
@@ -129,7 +129,7 @@ public final class AgentAdminRoutes implements ApiArea {
     guard.global(ctx);
     String id = ctx.pathParam("id");
     return requireAgent(id).compose(agent -> {
-      String name = agent.getString("name");
+      String name = agent.name();
       return events.write(conn -> agents.delete(conn, id).compose(deleted -> {
         if (!deleted) {
           return Future.succeededFuture(Written.of(false));
@@ -172,7 +172,7 @@ public final class AgentAdminRoutes implements ApiArea {
     NewAgent fields = new NewAgent(id, hardware, AgentStatus.IDLE.wireName(), true, null, null);
     return AgentNames.requireNameIsNoAgentId(agents, name)
         .compose(v -> uniqueName(name, agents.insert(fields)))
-        .compose(v -> requireAgent(id)).compose(agent -> agents.settings(agent.getString("id")).map(s -> {
+        .compose(v -> requireAgent(id)).compose(agent -> agents.settings(agent.id()).map(s -> {
       Replies.json(ctx, 201, Views.agent(agent, s));
       return null;
     }));
@@ -200,11 +200,11 @@ public final class AgentAdminRoutes implements ApiArea {
     guard.global(ctx);
     String id = ctx.pathParam("id");
     return requireAgent(id).compose(agent -> {
-      if (Flags.isTrue(agent.getValue("is_test_agent"))) {
+      if (agent.isTestAgent()) {
         throw ApiError.conflict("Test agents have no token");
       }
       String token = Ids.newToken();
-      return agents.bindToken(id, agent.getString("name"), Ids.sha256Hex(token), Tokens.prefix(token)).map(v -> {
+      return agents.bindToken(id, agent.name(), Ids.sha256Hex(token), Tokens.prefix(token)).map(v -> {
         Replies.ok(ctx, new JsonObject().put("agent_id", id).put("token", token).put("token_prefix", Tokens.prefix(token)));
         return null;
       });
@@ -213,7 +213,7 @@ public final class AgentAdminRoutes implements ApiArea {
 
   private Future<?> getSettings(RoutingContext ctx) {
     guard.global(ctx);
-    return requireAgent(ctx.pathParam("id")).compose(agent -> agents.settings(agent.getString("id")))
+    return requireAgent(ctx.pathParam("id")).compose(agent -> agents.settings(agent.id()))
         .map(settings -> {
           Replies.ok(ctx, new JsonObject(new LinkedHashMap<>(settings)));
           return null;
@@ -232,7 +232,7 @@ public final class AgentAdminRoutes implements ApiArea {
       values.put(key, v.value());
     }
     return requireAgent(ctx.pathParam("id"))
-        .compose(agent -> agents.putSettings(agent.getString("id"), values))
+        .compose(agent -> agents.putSettings(agent.id(), values))
         .map(settings -> {
           Replies.ok(ctx, new JsonObject(new LinkedHashMap<>(settings)));
           return null;
@@ -244,14 +244,14 @@ public final class AgentAdminRoutes implements ApiArea {
     Body body = Body.orEmpty(ctx);
     String requested = body.optString("model_path", "");
     return requireAgent(ctx.pathParam("id")).compose(agent -> {
-      if (Flags.isTrue(agent.getValue("is_test_agent"))) {
+      if (agent.isTestAgent()) {
         throw ApiError.conflict("Test agents have no storage to clean up");
       }
-      return agents.settings(agent.getString("id")).compose(settings -> {
+      return agents.settings(agent.id()).compose(settings -> {
         String modelPath = ModelStoragePaths.cleanupTarget("model_path", requested,
             settings.get(AgentSettings.MODEL_STORAGE_DIR));
         String commandId = Ids.newId();
-        return commands.enqueue(commandId, agent.getString("id"), "cleanup_storage", null,
+        return commands.enqueue(commandId, agent.id(), "cleanup_storage", null,
             new JsonObject().put("model_path", modelPath)).map(v -> {
               Replies.json(ctx, 202, new JsonObject().put("command_id", commandId).put("queued", true));
               return null;

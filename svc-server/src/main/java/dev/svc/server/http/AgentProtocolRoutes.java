@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.protocol.Registration;
 import dev.svc.core.protocol.ResultReport;
@@ -7,7 +8,6 @@ import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.store.AgentStore;
 import io.vertx.core.Vertx;
-import dev.svc.server.store.Flags;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.AgentSettings;
 import dev.svc.core.domain.AgentStatus;
@@ -121,14 +121,14 @@ public final class AgentProtocolRoutes implements ApiArea {
    * presented for it is refused (403) rather than bound, or the first caller to present any token
    * would own the agent: an operator gives it a token with rotate-token instead.
    */
-  private Future<Void> reRegister(RoutingContext ctx, JsonObject agent, Registration registration, String bearer) {
-    String name = agent.getString("name");
-    String id = agent.getString("id");
-    if (Flags.isTrue(agent.getValue("is_test_agent"))) {
+  private Future<Void> reRegister(RoutingContext ctx, StoredAgent agent, Registration registration, String bearer) {
+    String name = agent.name();
+    String id = agent.id();
+    if (agent.isTestAgent()) {
       throw ApiError.conflict("'" + name + "' is a test agent, simulated by this server; a real agent cannot"
           + " register under its name: choose another name");
     }
-    String hash = agent.getString("token_hash");
+    String hash = agent.tokenHash();
     boolean global = bearer != null && guard.isGlobalToken(bearer);
     if (hash != null || guard.hasGlobalToken()) {
       if (bearer == null) {
@@ -204,7 +204,7 @@ public final class AgentProtocolRoutes implements ApiArea {
     String csr = body.requireString("csr");
     String name = TextFields.line("name", body.requireString("name"), 255);
     return agents.byName(name).compose(existing -> {
-      JsonObject agent = existing.orElse(null);
+      StoredAgent agent = existing.orElse(null);
       if (agent == null && guard.hasGlobalToken()) {
         guard.global(ctx);
       } else {
@@ -214,17 +214,17 @@ public final class AgentProtocolRoutes implements ApiArea {
         throw new ApiError(409, "This server has no CA key to issue agent certificates (TLS is off or the CA is external)");
       }
       String bearer = Guard.bearer(ctx);
-      String hash = agent == null ? null : agent.getString("token_hash");
+      String hash = agent == null ? null : agent.tokenHash();
       String enrolment = bearer != null && !guard.isGlobalToken(bearer) && Tokens.matchesHash(bearer, hash)
           ? hash : null;
       return vertx.executeBlocking(() -> issue(csr, name)).compose(issued -> agents
-          .recordCertificate(agent == null ? null : agent.getString("id"), name, enrolment, issued.fingerprint(),
+          .recordCertificate(agent == null ? null : agent.id(), name, enrolment, issued.fingerprint(),
               issued.notAfter())
           .map(recorded -> {
             if (!recorded) {
               throw guard.refuse(ctx, ApiError.forbidden("This token has already obtained a certificate for agent '"
                   + name + "': enrolment is single use. To enrol the host again, rotate the agent's token (its page, or"
-                  + " POST /api/v1/agents/" + agent.getString("id") + "/rotate-token) and run svc-agent init with the"
+                  + " POST /api/v1/agents/" + agent.id() + "/rotate-token) and run svc-agent init with the"
                   + " new token"), false);
             }
             return issued;
@@ -249,7 +249,7 @@ public final class AgentProtocolRoutes implements ApiArea {
     ResultReport report = Body.wire(() -> ResultReport.parse(Body.of(ctx).json()));
     String agentRef = ctx.pathParam("id");
     return agents.byIdOrName(agentRef).compose(found -> {
-      JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentRef + "' not found"));
+      StoredAgent agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentRef + "' not found"));
       guard.agent(ctx, agent);
       return submission.submit(agent, report);
     }).map(reply -> {

@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.server.events.EventLog;
@@ -20,6 +21,8 @@ import dev.svc.server.events.EventLog.Written;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.Verdict;
+import dev.svc.server.store.StoredCampaign;
+import dev.svc.server.store.StoredQuickTest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -107,7 +110,7 @@ public final class CampaignRoutes implements ApiArea {
     JsonObject normalized = new JsonObject().put("models", models).put("engines", engines).put("benchmarks", benchmarks)
         .put("suite_name", suite).put("force", force);
     return agents.byId(agentId).compose(found -> {
-      JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentId + "' not found"));
+      StoredAgent agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentId + "' not found"));
       checkMatrix(agent, models, engines, force);
       String id = Ids.newId();
       return events.write(conn -> campaigns.insert(conn, id, name, description, agentId, normalized, total)
@@ -198,8 +201,8 @@ public final class CampaignRoutes implements ApiArea {
     return out;
   }
 
-  private void checkMatrix(JsonObject agent, JsonArray models, JsonArray engines, boolean force) {
-    CpuArch arch = CpuArch.parse(agent.getString("cpu_arch")).orElse(null);
+  private void checkMatrix(StoredAgent agent, JsonArray models, JsonArray engines, boolean force) {
+    CpuArch arch = CpuArch.parse(agent.cpuArch()).orElse(null);
     for (Object e : engines) {
       EngineSpec engine = this.engines.find(((JsonObject) e).getString("name")).orElseThrow();
       for (Object m : models) {
@@ -213,10 +216,10 @@ public final class CampaignRoutes implements ApiArea {
 
   private Future<JsonObject> detail(String id) {
     return campaigns.byId(id).compose(found -> {
-      JsonObject row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
+      StoredCampaign row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
       return campaigns.tests(id).map(tests -> {
         JsonArray rows = new JsonArray();
-        tests.forEach(rows::add);
+        tests.forEach(t -> rows.add(Views.campaignTest(t)));
         return Views.campaign(row).put("quick_tests", rows);
       });
     });
@@ -261,8 +264,8 @@ public final class CampaignRoutes implements ApiArea {
     guard.global(ctx);
     String id = ctx.pathParam("id");
     return campaigns.byId(id).compose(found -> {
-      JsonObject row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
-      CampaignStatus current = CampaignStatus.parse(row.getString("status")).orElseThrow();
+      StoredCampaign row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
+      CampaignStatus current = CampaignStatus.parse(row.status()).orElseThrow();
       if (!current.canCancel()) {
         throw ApiError.conflict("Campaign " + id + " is " + current.wireName() + "; only queued or running campaigns can be cancelled");
       }
@@ -279,9 +282,9 @@ public final class CampaignRoutes implements ApiArea {
   private Future<Void> cancelActiveRows(String campaignId) {
     return campaigns.tests(campaignId).compose(rows -> {
       Future<Void> chain = Future.succeededFuture();
-      for (JsonObject row : rows) {
-        if (QuickTestStatus.parse(row.getString("status")).map(QuickTestStatus::isActive).orElse(false)) {
-          chain = chain.compose(v -> tests.byId(row.getString("id")))
+      for (StoredQuickTest row : rows) {
+        if (QuickTestStatus.parse(row.status()).map(QuickTestStatus::isActive).orElse(false)) {
+          chain = chain.compose(v -> tests.byId(row.id()))
               .compose(test -> test.isEmpty() ? Future.succeededFuture()
                   : QuickTestTransitions.cancel(transitions, test.get()).recover(err -> err instanceof ApiError
                       ? Future.succeededFuture() : Future.failedFuture(err)));
@@ -293,8 +296,8 @@ public final class CampaignRoutes implements ApiArea {
 
   private Future<JsonObject> moveCampaign(String id, CampaignStatus target) {
     return campaigns.byId(id).compose(found -> {
-      JsonObject row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
-      CampaignStatus current = CampaignStatus.parse(row.getString("status")).orElseThrow();
+      StoredCampaign row = found.orElseThrow(() -> ApiError.notFound("Campaign '" + id + "' not found"));
+      CampaignStatus current = CampaignStatus.parse(row.status()).orElseThrow();
       if (!current.canMoveTo(target)) {
         throw ApiError.conflict("Campaign " + id + " is " + current.wireName() + " and cannot become " + target.wireName());
       }

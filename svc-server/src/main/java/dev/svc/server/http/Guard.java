@@ -1,10 +1,10 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.core.Ids;
 import dev.svc.server.store.TokenState;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
 import java.util.function.Function;
@@ -171,8 +171,8 @@ public final class Guard {
    * Checks a request made for one agent: the global token, the agent's own token, or (on a server
    * without a global token) no token for an agent that has none bound.
    */
-  public void agent(RoutingContext ctx, JsonObject agent) {
-    agentWithTokenHash(ctx, agent == null ? null : agent.getString("token_hash"));
+  public void agent(RoutingContext ctx, StoredAgent agent) {
+    agentWithTokenHash(ctx, agent == null ? null : agent.tokenHash());
   }
 
   /** {@link #agent} for an agent whose token hash is {@code hash} (null: none bound). */

@@ -1,12 +1,12 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.EventStore;
 import dev.svc.server.store.QuickTestStore;
-import dev.svc.server.store.Flags;
 import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.Benchmarks;
@@ -19,6 +19,8 @@ import dev.svc.engines.Verdict;
 import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.QuickTestStore.LogAppend;
+import dev.svc.server.store.NewQuickTest;
+import dev.svc.server.store.StoredQuickTest;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.json.JsonArray;
@@ -104,18 +106,17 @@ public final class QuickTestRoutes implements ApiArea {
     EngineSpec engine = engines.find(engineName).orElseThrow(() -> ApiError.badRequest(
         "Unknown engine '" + engineName + "'; known engines: " + String.join(", ", engines.names())));
     return agents.byId(agentId).compose(found -> {
-      JsonObject agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentId + "' not found"));
-      CpuArch arch = CpuArch.parse(agent.getString("cpu_arch")).orElse(null);
+      StoredAgent agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentId + "' not found"));
+      CpuArch arch = CpuArch.parse(agent.cpuArch()).orElse(null);
       Verdict verdict = Compatibility.check(engine, arch, modelPath, force);
       if (!verdict.compatible()) {
         throw ApiError.unprocessable(verdict.reason());
       }
       String id = Ids.newId();
       String commandId = Ids.newId();
-      JsonObject test = new JsonObject().put("id", id).put("agent_id", agent.getString("id"))
-          .put("model_path", modelPath).put("engine_name", engine.name()).put("benchmark_name", benchmark)
-          .put("suite_name", suite).put("command_id", commandId).put("force", force);
-      return transitions.queue(test, Flags.isTrue(agent.getValue("is_test_agent")))
+      NewQuickTest test = new NewQuickTest(id, agent.id(), modelPath, engine.name(), benchmark, suite,
+          commandId, force, null, null);
+      return transitions.queue(test, agent.isTestAgent())
           .map(stored -> {
             if (!stored) {
               throw ApiError.notFound("Agent '" + agentId + "' was deleted");
@@ -139,7 +140,7 @@ public final class QuickTestRoutes implements ApiArea {
     }
     return agents.byIdOrName(agentParam).compose(agent -> {
       guard.agent(ctx, agent.orElse(null));
-      return list(ctx, agent.map(a -> a.getString("id")).orElse(agentParam));
+      return list(ctx, agent.map(a -> a.id()).orElse(agentParam));
     });
   }
 
@@ -159,7 +160,7 @@ public final class QuickTestRoutes implements ApiArea {
         });
   }
 
-  private Future<JsonObject> requireTest(String id) {
+  private Future<StoredQuickTest> requireTest(String id) {
     return tests.byId(id).map(t -> t.orElseThrow(() -> ApiError.notFound("Quick test '" + id + "' not found")));
   }
 
@@ -176,7 +177,7 @@ public final class QuickTestRoutes implements ApiArea {
     long afterId = Pagination.afterCursor(ctx);
     int limit = Pagination.logLimit(ctx);
     return requireTest(ctx.pathParam("id"))
-        .compose(test -> eventStore.lines(test.getString("id"), afterId, limit))
+        .compose(test -> eventStore.lines(test.id(), afterId, limit))
         .map(rows -> {
           Replies.ok(ctx, Views.logLines(rows));
           return null;
@@ -184,8 +185,8 @@ public final class QuickTestRoutes implements ApiArea {
   }
 
   /** The test and its owning agent, after checking that the caller is that agent or holds the global token. */
-  private Future<JsonObject> requireOwnedTest(RoutingContext ctx) {
-    return requireTest(ctx.pathParam("id")).compose(test -> agents.byIdIncludingDeleted(test.getString("agent_id"))
+  private Future<StoredQuickTest> requireOwnedTest(RoutingContext ctx) {
+    return requireTest(ctx.pathParam("id")).compose(test -> agents.byIdIncludingDeleted(test.agentId())
         .map(agent -> {
           guard.agent(ctx, agent.orElse(null));
           return test;
@@ -196,12 +197,12 @@ public final class QuickTestRoutes implements ApiArea {
     LogBatch batch = Body.wire(() -> LogBatch.parse(Body.of(ctx).json()));
     List<String> lines = batch.lines();
     return requireOwnedTest(ctx).compose(test -> {
-      String testId = test.getString("id");
+      String testId = test.id();
       return events.write(conn -> tests.acceptLogs(conn, testId, batch.seq()).map(outcome ->
           outcome != LogAppend.STORED ? Written.of(outcome)
               : Written.of(outcome, lines.stream().map(line -> Event.testLog(testId, line)).toList()))).compose(outcome -> outcome != LogAppend.NOT_ACTIVE ? Future.succeededFuture(outcome)
           : tests.byId(testId).map(now -> {
-            String status = now.map(t -> t.getString("status")).orElse("deleted");
+            String status = now.map(StoredQuickTest::status).orElse("deleted");
             throw ApiError.conflict("Quick test " + testId + " is " + status + ": it takes log lines only while"
                 + " an agent holds it (dispatched or running)");
           }));
@@ -222,13 +223,13 @@ public final class QuickTestRoutes implements ApiArea {
     QuickTestStatus target = report.status();
     String error = report.error();
     return requireOwnedTest(ctx).compose(test -> {
-      QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
+      QuickTestStatus current = QuickTestStatus.parse(test.status()).orElseThrow();
       if (current == target) {
         return Future.succeededFuture(current);
       }
       if (current == QuickTestStatus.QUEUED) {
         // only the dispatcher hands a queued test out: a report cannot take one that was never given
-        throw ApiError.conflict("Quick test " + test.getString("id") + " is queued: it was not dispatched to an agent");
+        throw ApiError.conflict("Quick test " + test.id() + " is queued: it was not dispatched to an agent");
       }
       return QuickTestTransitions.move(transitions, test, current, target, target == QuickTestStatus.FAILED ? error : null);
     }).map(status -> {
@@ -250,8 +251,8 @@ public final class QuickTestRoutes implements ApiArea {
     guard.global(ctx);
     return agents.all().map(agents -> {
       JsonObject out = new JsonObject();
-      for (JsonObject agent : agents) {
-        CpuArch arch = CpuArch.parse(agent.getString("cpu_arch")).orElse(null);
+      for (StoredAgent agent : agents) {
+        CpuArch arch = CpuArch.parse(agent.cpuArch()).orElse(null);
         JsonObject engines = new JsonObject();
         for (EngineSpec engine : this.engines.all()) {
           Verdict v = Compatibility.checkPlatform(engine, arch);
@@ -261,8 +262,8 @@ public final class QuickTestRoutes implements ApiArea {
           }
           engines.put(engine.name(), e);
         }
-        out.put(agent.getString("id"), new JsonObject().put("name", agent.getString("name"))
-            .put("cpu_arch", agent.getString("cpu_arch")).put("is_test_agent", Flags.isTrue(agent.getValue("is_test_agent")))
+        out.put(agent.id(), new JsonObject().put("name", agent.name())
+            .put("cpu_arch", agent.cpuArch()).put("is_test_agent", agent.isTestAgent())
             .put("engines", engines));
       }
       Replies.ok(ctx, out);

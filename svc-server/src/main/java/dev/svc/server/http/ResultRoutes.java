@@ -5,8 +5,7 @@ import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.ResultStore;
 import io.vertx.core.Vertx;
 import dev.svc.core.Timestamps;
-import dev.svc.server.store.Flags;
-import dev.svc.server.store.StoredJson;
+import dev.svc.server.store.StoredResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -75,7 +74,7 @@ public final class ResultRoutes implements ApiArea {
         ApiError.badRequest("Query parameter '" + name + "' must be an ISO-8601 timestamp such as 2026-11-22T10:00:00.000Z"));
   }
 
-  private Future<JsonObject> requireResult(String id) {
+  private Future<StoredResult> requireResult(String id) {
     return results.byId(id).map(r -> r.orElseThrow(() -> ApiError.notFound("Result '" + id + "' not found")));
   }
 
@@ -113,7 +112,7 @@ public final class ResultRoutes implements ApiArea {
     List<String> unique = new ArrayList<>(new LinkedHashSet<>(ids));
     return results.summaries(unique).compose(rows -> {
       Map<String, JsonObject> byId = new TreeMap<>();
-      rows.forEach(r -> byId.put(r.getString("id"), listItem(r)));
+      rows.forEach(r -> byId.put(r.id(), listItem(r)));
       for (String id : unique) {
         if (!byId.containsKey(id)) {
           throw ApiError.notFound("Result '" + id + "' not found");
@@ -143,7 +142,7 @@ public final class ResultRoutes implements ApiArea {
     }
     return results.byId(ids.get(next))
         .compose(row -> vertx.executeBlocking(() -> {
-          JsonObject data = row.map(r -> StoredJson.object(r.getString("data"))).orElse(null);
+          JsonObject data = row.map(StoredResult::dataObject).orElse(null);
           return MetricFlattener.flatten(data == null ? new JsonObject() : data);
         }, false))
         .compose(flat -> {
@@ -156,24 +155,28 @@ public final class ResultRoutes implements ApiArea {
    * A result as lists show it: its ids, the indexed fields and the stored {@link dev.svc.server.results.ResultSummary}
    * (headline metrics per benchmark, in the shape of a metrics.json); never the whole document.
    */
-  static JsonObject listItem(JsonObject row) {
-    JsonObject out = new JsonObject().put("id", row.getString("id"));
-    for (String key : List.of("test_id", "agent_id", "source_path")) {
-      if (row.getString(key) != null) {
-        out.put(key, row.getString(key));
-      }
-    }
-    out.put("indexed_at", row.getString("created_at"))
-        .put("model", row.getString("model"))
-        .put("engine", row.getString("engine"))
-        .put("suite_name", row.getString("suite_name"))
-        .put("timestamp", row.getString("timestamp"))
-        .put("passed", Flags.isTrue(row.getValue("passed")));
-    JsonObject summary = StoredJson.object(row.getString("summary"));
+  static JsonObject listItem(StoredResult row) {
+    JsonObject out = new JsonObject().put("id", row.id());
+    putIfSet(out, "test_id", row.testId());
+    putIfSet(out, "agent_id", row.agentId());
+    putIfSet(out, "source_path", row.sourcePath());
+    out.put("indexed_at", row.createdAt())
+        .put("model", row.model())
+        .put("engine", row.engine())
+        .put("suite_name", row.suiteName())
+        .put("timestamp", row.timestamp())
+        .put("passed", row.passed());
+    JsonObject summary = row.summaryObject();
     if (summary == null) { // stored before summaries; the housekeeping verticle fills it in shortly
       return out.put("readable", true).put("results", new JsonArray());
     }
     out.put("readable", !Boolean.FALSE.equals(summary.remove("readable")));
     return out.mergeIn(summary);
+  }
+
+  private static void putIfSet(JsonObject out, String key, String value) {
+    if (value != null) {
+      out.put(key, value);
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.server.results.ResultRecorder;
@@ -10,6 +11,7 @@ import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.results.ResultRecorder.Recorded;
 import dev.svc.server.store.QuickTestStore.EndedBy;
+import dev.svc.server.store.StoredQuickTest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlConnection;
@@ -38,19 +40,19 @@ public final class ResultSubmission {
     this.resultRecorder = resultRecorder;
   }
 
-  Future<JsonObject> submit(JsonObject agent, ResultReport report) {
+  Future<JsonObject> submit(StoredAgent agent, ResultReport report) {
     Optional<QuickTestStatus> finalStatus = report.status() == null ? Optional.empty()
         : Optional.of(QuickTestStatus.parse(report.status()).filter(QuickTestStatus::isTerminal)
             .orElseThrow(() -> ApiError.badRequest("Field 'status' must be completed or failed")));
-    String agentId = agent.getString("id");
+    String agentId = agent.id();
     String commandId = report.commandId();
     String error = report.error();
     JsonObject data = report.resultData();
     return findTest(commandId, report.testId()).compose(test -> {
-      if (test.isPresent() && !agentId.equals(test.get().getString("agent_id"))) {
-        throw ApiError.forbidden("Test " + test.get().getString("id") + " belongs to another agent");
+      if (test.isPresent() && !agentId.equals(test.get().agentId())) {
+        throw ApiError.forbidden("Test " + test.get().id() + " belongs to another agent");
       }
-      String testId = test.map(t -> t.getString("id")).orElse(null);
+      String testId = test.map(StoredQuickTest::id).orElse(null);
       return events.write(conn -> read(conn, testId)
           .compose(fresh -> store(conn, fresh, agentId, commandId, finalStatus, error, data)))
           .map(resultId -> new JsonObject().put("accepted", true).put("result_id", resultId));
@@ -58,7 +60,7 @@ public final class ResultSubmission {
   }
 
   /** The report in the event log's transaction: the result (existing or new), its link, the final status. */
-  private Future<Written<String>> store(SqlConnection conn, JsonObject test, String agentId, String commandId,
+  private Future<Written<String>> store(SqlConnection conn, StoredQuickTest test, String agentId, String commandId,
       Optional<QuickTestStatus> finalStatus, String error, JsonObject data) {
     return resultRecorder.existing(conn, agentId, commandId).compose(existing -> {
       Future<Recorded> recorded;
@@ -78,28 +80,28 @@ public final class ResultSubmission {
     });
   }
 
-  private Future<JsonObject> read(SqlConnection conn, String testId) {
+  private Future<StoredQuickTest> read(SqlConnection conn, String testId) {
     return testId == null ? Future.succeededFuture(null) : tests.byId(conn, testId).map(t -> t.orElse(null));
   }
 
   /** A new result needs a test the agent holds or ended itself. */
-  private static void requireHeld(JsonObject test) {
+  private static void requireHeld(StoredQuickTest test) {
     if (test == null) {
       return;
     }
-    QuickTestStatus status = QuickTestStatus.parse(test.getString("status")).orElseThrow();
-    String id = test.getString("id");
+    QuickTestStatus status = QuickTestStatus.parse(test.status()).orElseThrow();
+    String id = test.id();
     if (status == QuickTestStatus.QUEUED) {
       throw ApiError.conflict("Quick test " + id + " was not dispatched to this agent; its result is not recorded");
     }
-    if (status.isTerminal() && !"agent".equals(test.getString("ended_by"))) {
-      String reason = test.getString("error");
+    if (status.isTerminal() && !"agent".equals(test.endedBy())) {
+      String reason = test.error();
       throw ApiError.conflict("Quick test " + id + " already " + status.wireName()
           + (reason == null ? "" : " (" + reason + ")") + "; its result is not recorded");
     }
   }
 
-  private Future<Optional<JsonObject>> findTest(String commandId, String testId) {
+  private Future<Optional<StoredQuickTest>> findTest(String commandId, String testId) {
     if (testId != null && !testId.isBlank()) {
       return tests.byId(testId).map(t -> {
         if (t.isEmpty()) {
@@ -111,12 +113,12 @@ public final class ResultSubmission {
     return tests.byCommandId(commandId);
   }
 
-  private Future<List<Event>> finish(SqlConnection conn, JsonObject test, Optional<QuickTestStatus> finalStatus,
+  private Future<List<Event>> finish(SqlConnection conn, StoredQuickTest test, Optional<QuickTestStatus> finalStatus,
       String error) {
     if (test == null || finalStatus.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
-    QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElse(null);
+    QuickTestStatus current = QuickTestStatus.parse(test.status()).orElse(null);
     if (current == null || !current.canMoveTo(finalStatus.get()) || current == QuickTestStatus.QUEUED) {
       return Future.succeededFuture(List.of());
     }

@@ -5,7 +5,6 @@ import dev.svc.server.store.CampaignStore;
 import dev.svc.server.store.EventStore;
 import dev.svc.server.store.QuickTestStore;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -32,11 +31,11 @@ final class SseSources {
   Future<Boolean> requireFinished(String id) {
     return tests.byId(id).compose(test -> {
       if (test.isPresent()) {
-        return Future.succeededFuture(SseScope.isTerminal(test.get().getString("status")));
+        return Future.succeededFuture(SseScope.isTerminal(test.get().status()));
       }
       return campaigns.byId(id).compose(campaign -> {
         if (campaign.isPresent()) {
-          return Future.succeededFuture(SseScope.isTerminal(campaign.get().getString("status")));
+          return Future.succeededFuture(SseScope.isTerminal(campaign.get().status()));
         }
         return found(id, agents::byId).map(agent -> {
           if (!agent) {
@@ -53,7 +52,7 @@ final class SseSources {
     return eventStore.afterForSource(id, lastEventId, 1).map(events -> !events.isEmpty());
   }
 
-  private static Future<Boolean> found(String id, Function<String, Future<Optional<JsonObject>>> lookup) {
+  private static Future<Boolean> found(String id, Function<String, Future<? extends Optional<?>>> lookup) {
     return lookup.apply(id).map(Optional::isPresent);
   }
 }

@@ -1,7 +1,10 @@
 package dev.svc.server.http;
 
-import dev.svc.server.store.Flags;
-import dev.svc.server.store.StoredJson;
+import dev.svc.server.store.LogLine;
+import dev.svc.server.store.StoredAgent;
+import dev.svc.server.store.StoredCampaign;
+import dev.svc.server.store.StoredQuickTest;
+import dev.svc.server.store.StoredResult;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -13,109 +16,124 @@ final class Views {
   private Views() {
   }
 
-  static JsonObject agent(JsonObject row, Map<String, String> settings) {
-    boolean isTest = Flags.isTrue(row.getValue("is_test_agent"));
+  static JsonObject agent(StoredAgent row, Map<String, String> settings) {
+    boolean isTest = row.isTestAgent();
     JsonObject out = new JsonObject()
-        .put("id", row.getString("id"))
-        .put("name", row.getString("name"))
-        .put("hostname", row.getString("hostname"))
-        .put("port", row.getValue("port"))
-        .put("status", row.getString("status"))
+        .put("id", row.id())
+        .put("name", row.name())
+        .put("hostname", row.hostname())
+        .put("port", row.port())
+        .put("status", row.status())
         .put("is_test_agent", isTest)
-        .put("gpu_info", row.getString("gpu_info"))
-        .put("gpu_count", row.getValue("gpu_count"))
-        .put("cpu_info", row.getString("cpu_info"))
-        .put("cpu_arch", row.getString("cpu_arch"))
-        .put("ram_gb", row.getValue("ram_gb"))
-        .put("environment_type", row.getString("environment_type"))
-        .put("fingerprint", row.getString("fingerprint"))
-        .put("agent_version", row.getString("agent_version"))
-        .put("hardware_details", StoredJson.object(row.getString("hardware_details")))
-        .put("capabilities", parseArray(row.getString("capabilities")))
-        .put("current_task", row.getString("current_task"))
-        .put("gpu_utilization_pct", row.getValue("gpu_utilization_pct"))
-        .put("gpu_memory_used_gb", row.getValue("gpu_memory_used_gb"))
-        .put("storage_gb_free", row.getValue("storage_gb_free"))
-        .put("uptime_s", row.getValue("uptime_s"))
-        .put("last_heartbeat_at", row.getString("last_heartbeat_at"))
-        .put("registered_at", row.getString("registered_at"))
-        .put("notes", row.getString("notes"))
-        .put("tags", parseArray(row.getString("tags")))
-        .put("has_token", row.getString("token_hash") != null)
-        .put("token_prefix", row.getString("token_prefix"))
-        .put("deleted", row.getString("deleted_at") != null);
+        .put("gpu_info", row.gpuInfo())
+        .put("gpu_count", row.gpuCount())
+        .put("cpu_info", row.cpuInfo())
+        .put("cpu_arch", row.cpuArch())
+        .put("ram_gb", row.ramGb())
+        .put("environment_type", row.environmentType())
+        .put("fingerprint", row.fingerprint())
+        .put("agent_version", row.agentVersion())
+        .put("hardware_details", row.hardwareDetailsObject())
+        .put("capabilities", parseArray(row.capabilities()))
+        .put("current_task", row.currentTask())
+        .put("gpu_utilization_pct", row.gpuUtilizationPct())
+        .put("gpu_memory_used_gb", row.gpuMemoryUsedGb())
+        .put("storage_gb_free", row.storageGbFree())
+        .put("uptime_s", row.uptimeS())
+        .put("last_heartbeat_at", row.lastHeartbeatAt())
+        .put("registered_at", row.registeredAt())
+        .put("notes", row.notes())
+        .put("tags", parseArray(row.tags()))
+        .put("has_token", row.tokenHash() != null)
+        .put("token_prefix", row.tokenPrefix())
+        .put("deleted", row.deleted());
     if (settings != null) {
       out.put("settings", new JsonObject(new java.util.LinkedHashMap<>(settings)));
     }
     return out;
   }
 
-  static JsonObject quickTest(JsonObject row) {
+  static JsonObject quickTest(StoredQuickTest t) {
     return new JsonObject()
-        .put("id", row.getString("id"))
-        .put("agent_id", row.getString("agent_id"))
-        .put("agent_name", row.getString("agent_name"))
-        .put("agent_deleted", row.getString("agent_deleted_at") != null)
-        .put("model_path", row.getString("model_path"))
-        .put("engine_name", row.getString("engine_name"))
-        .put("benchmark_name", row.getString("benchmark_name"))
-        .put("suite_name", row.getString("suite_name"))
-        .put("status", row.getString("status"))
-        .put("command_id", row.getString("command_id"))
-        .put("force", Flags.isTrue(row.getValue("force")))
-        .put("error", row.getString("error"))
-        .put("attempts", row.getValue("attempts"))
-        .put("result_id", row.getString("result_id"))
-        .put("campaign_id", row.getString("campaign_id"))
-        .put("created_at", row.getString("created_at"))
-        .put("dispatched_at", row.getString("dispatched_at"))
-        .put("started_at", row.getString("started_at"))
-        .put("completed_at", row.getString("completed_at"))
-        .put("updated_at", row.getString("updated_at"));
+        .put("id", t.id())
+        .put("agent_id", t.agentId())
+        .put("agent_name", t.agentName())
+        .put("agent_deleted", t.agentDeletedAt() != null)
+        .put("model_path", t.modelPath())
+        .put("engine_name", t.engineName())
+        .put("benchmark_name", t.benchmarkName())
+        .put("suite_name", t.suiteName())
+        .put("status", t.status())
+        .put("command_id", t.commandId())
+        .put("force", t.force())
+        .put("error", t.error())
+        .put("attempts", t.attempts())
+        .put("result_id", t.resultId())
+        .put("campaign_id", t.campaignId())
+        .put("created_at", t.createdAt())
+        .put("dispatched_at", t.dispatchedAt())
+        .put("started_at", t.startedAt())
+        .put("completed_at", t.completedAt())
+        .put("updated_at", t.updatedAt());
   }
 
-  static JsonObject result(JsonObject row) {
-    JsonObject data = StoredJson.object(row.getString("data"));
+  /** A campaign's quick test as its detail lists it ({@code campaign_row} counts from 0). */
+  static JsonObject campaignTest(StoredQuickTest t) {
+    return new JsonObject()
+        .put("id", t.id())
+        .put("campaign_row", t.campaignRow())
+        .put("model_path", t.modelPath())
+        .put("engine_name", t.engineName())
+        .put("benchmark_name", t.benchmarkName())
+        .put("suite_name", t.suiteName())
+        .put("status", t.status())
+        .put("error", t.error())
+        .put("result_id", t.resultId())
+        .put("created_at", t.createdAt())
+        .put("completed_at", t.completedAt());
+  }
+
+  static JsonObject result(StoredResult r) {
+    JsonObject data = r.dataObject();
     JsonObject out = data == null ? new JsonObject() : data.copy();
-    out.put("id", row.getString("id"));
-    if (row.getString("test_id") != null) {
-      out.put("test_id", row.getString("test_id"));
+    out.put("id", r.id());
+    if (r.testId() != null) {
+      out.put("test_id", r.testId());
     }
-    if (row.getString("agent_id") != null) {
-      out.put("agent_id", row.getString("agent_id"));
+    if (r.agentId() != null) {
+      out.put("agent_id", r.agentId());
     }
-    if (row.getString("source_path") != null) {
-      out.put("source_path", row.getString("source_path"));
+    if (r.sourcePath() != null) {
+      out.put("source_path", r.sourcePath());
     }
-    out.put("indexed_at", row.getString("created_at"));
+    out.put("indexed_at", r.createdAt());
     return out;
   }
 
-  static JsonObject campaign(JsonObject row) {
+  static JsonObject campaign(StoredCampaign c) {
     return new JsonObject()
-        .put("id", row.getString("id"))
-        .put("name", row.getString("name"))
-        .put("description", row.getString("description"))
-        .put("agent_id", row.getString("agent_id"))
-        .put("agent_name", row.getString("agent_name"))
-        .put("agent_deleted", row.getString("agent_deleted_at") != null)
-        .put("config", StoredJson.object(row.getString("config")))
-        .put("status", row.getString("status"))
-        .put("total_runs", row.getValue("total_runs"))
-        .put("succeeded", row.getValue("succeeded"))
-        .put("failed", row.getValue("failed"))
-        .put("skipped", row.getValue("skipped"))
-        .put("created_at", row.getString("created_at"))
-        .put("started_at", row.getString("started_at"))
-        .put("completed_at", row.getString("completed_at"));
+        .put("id", c.id())
+        .put("name", c.name())
+        .put("description", c.description())
+        .put("agent_id", c.agentId())
+        .put("agent_name", c.agentName())
+        .put("agent_deleted", c.agentDeletedAt() != null)
+        .put("config", c.configObject())
+        .put("status", c.status())
+        .put("total_runs", c.totalRuns())
+        .put("succeeded", c.succeeded())
+        .put("failed", c.failed())
+        .put("skipped", c.skipped())
+        .put("created_at", c.createdAt())
+        .put("started_at", c.startedAt())
+        .put("completed_at", c.completedAt());
   }
 
   /** Stored log lines as {@code {"lines": [{"id","created_at","line"}]}}. */
-  static JsonObject logLines(java.util.List<JsonObject> rows) {
+  static JsonObject logLines(java.util.List<LogLine> rows) {
     JsonArray lines = new JsonArray();
-    for (JsonObject row : rows) {
-      lines.add(new JsonObject().put("id", row.getValue("id")).put("created_at", row.getString("created_at"))
-          .put("line", row.getString("line")));
+    for (LogLine row : rows) {
+      lines.add(new JsonObject().put("id", row.id()).put("created_at", row.createdAt()).put("line", row.line()));
     }
     return new JsonObject().put("lines", lines);
   }

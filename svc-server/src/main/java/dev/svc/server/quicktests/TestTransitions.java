@@ -8,7 +8,8 @@ import dev.svc.server.events.EventLog;
 import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.CommandStore;
-import dev.svc.server.store.Flags;
+import dev.svc.server.store.NewQuickTest;
+import dev.svc.server.store.StoredQuickTest;
 import dev.svc.server.store.LiveFleet;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.QuickTestStore.EndedBy;
@@ -53,14 +54,14 @@ public final class TestTransitions {
    * agent's test goes to the simulator, a real agent's waits for the dispatcher. False (nothing
    * stored) when the agent does not exist any more.
    */
-  public Future<Boolean> queue(JsonObject test, boolean onTestAgent) {
+  public Future<Boolean> queue(NewQuickTest test, boolean onTestAgent) {
     return events.write(conn -> tests.insert(conn, test).map(stored -> stored
-        ? Written.of(true, statusEvent(test, QuickTestStatus.QUEUED, null)) : Written.of(false)))
+        ? Written.of(true, statusEvent(test.id(), test.commandId(), QuickTestStatus.QUEUED, null)) : Written.of(false)))
         .map(stored -> {
           if (stored && onTestAgent) {
-            bus.send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", test.getString("id")));
+            bus.send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", test.id()));
           } else if (stored) {
-            fleet.work().mark(test.getString("agent_id"));
+            fleet.work().mark(test.agentId());
           }
           return stored;
         });
@@ -70,16 +71,19 @@ public final class TestTransitions {
    * Hands a queued test to its agent with a lease; false when it was no longer queued or the agent
    * holds another active test (whoever dispatched it: another heartbeat, another server node).
    */
-  public Future<Boolean> dispatch(JsonObject test, String leaseExpiresAt) {
-    return refusedAsLost(events.write(conn -> tests.dispatch(conn, test.getString("id"), leaseExpiresAt)
+  public Future<Boolean> dispatch(StoredQuickTest test, String leaseExpiresAt) {
+    return refusedAsLost(events.write(conn -> tests.dispatch(conn, test.id(), leaseExpiresAt)
         .map(won -> won ? Written.of(true, statusEvent(test, QuickTestStatus.DISPATCHED, null)) : Written.of(false))));
   }
 
   /** The status event of a test: {@code {"test_id","status","command_id","error"?}}. */
-  public static Event statusEvent(JsonObject test, QuickTestStatus status, String error) {
-    String id = test.getString("id");
+  public static Event statusEvent(StoredQuickTest test, QuickTestStatus status, String error) {
+    return statusEvent(test.id(), test.commandId(), status, error);
+  }
+
+  private static Event statusEvent(String id, String commandId, QuickTestStatus status, String error) {
     JsonObject data = new JsonObject().put("test_id", id).put("status", status.wireName())
-        .put("command_id", test.getString("command_id"));
+        .put("command_id", commandId);
     if (error != null) {
       data.put("error", error);
     }
@@ -90,19 +94,19 @@ public final class TestTransitions {
    * Moves {@code from} → {@code to} (the server's decision) and publishes the status; false when
    * illegal, when the status changed meanwhile, or when running would give the agent a second active test.
    */
-  public Future<Boolean> move(JsonObject test, QuickTestStatus from, QuickTestStatus to, String error) {
+  public Future<Boolean> move(StoredQuickTest test, QuickTestStatus from, QuickTestStatus to, String error) {
     return move(test, from, to, error, EndedBy.SERVER);
   }
 
-  /** Like {@link #move(JsonObject, QuickTestStatus, QuickTestStatus, String)}, saying who ends the test. */
-  public Future<Boolean> move(JsonObject test, QuickTestStatus from, QuickTestStatus to, String error, EndedBy by) {
+  /** Like {@link #move(StoredQuickTest, QuickTestStatus, QuickTestStatus, String)}, saying who ends the test. */
+  public Future<Boolean> move(StoredQuickTest test, QuickTestStatus from, QuickTestStatus to, String error, EndedBy by) {
     if (!from.canMoveTo(to)) {
       return Future.succeededFuture(false);
     }
     return refusedAsLost(events.write(conn -> move(conn, test, from, to, error, by)
         .map(moved -> moved.isEmpty() ? Written.of(false) : Written.of(true, moved)))).onSuccess(moved -> {
           if (moved && to == QuickTestStatus.QUEUED) {
-            fleet.work().mark(test.getString("agent_id"));
+            fleet.work().mark(test.agentId());
           }
         });
   }
@@ -111,12 +115,12 @@ public final class TestTransitions {
    * The move inside a caller's transaction: the events it causes (empty when it did not happen).
    * Must run after anything else the caller's write checks, since a refused move ends the write.
    */
-  public Future<List<Event>> move(SqlConnection conn, JsonObject test, QuickTestStatus from, QuickTestStatus to,
+  public Future<List<Event>> move(SqlConnection conn, StoredQuickTest test, QuickTestStatus from, QuickTestStatus to,
       String error, EndedBy by) {
     if (!from.canMoveTo(to)) {
       return Future.succeededFuture(List.of());
     }
-    return tests.move(conn, test.getString("id"), from, to, error, by)
+    return tests.move(conn, test.id(), from, to, error, by)
         .map(moved -> moved ? List.of(statusEvent(test, to, error)) : List.of());
   }
 
@@ -131,16 +135,16 @@ public final class TestTransitions {
 
   private Future<Boolean> fail(String testId, String error, int retries) {
     return tests.byId(testId).compose(found -> {
-      QuickTestStatus current = found.flatMap(t -> QuickTestStatus.parse(t.getString("status"))).orElse(null);
+      QuickTestStatus current = found.flatMap(t -> QuickTestStatus.parse(t.status())).orElse(null);
       if (current == null || current.isTerminal()) {
         return Future.succeededFuture(false);
       }
-      JsonObject test = found.get();
+      StoredQuickTest test = found.get();
       return events.write(conn -> failHeld(conn, test, current, error)
           .map(moved -> moved.isEmpty() ? Written.of(false) : Written.of(true, moved)))
           .onSuccess(moved -> {
             if (moved) {
-              fleet.commands().mark(test.getString("agent_id"));
+              fleet.commands().mark(test.agentId());
             }
           })
           .compose(moved -> moved || retries <= 1 ? Future.succeededFuture(moved) : fail(testId, error, retries - 1));
@@ -155,9 +159,9 @@ public final class TestTransitions {
     return tests.heldBy(conn, agentId).compose(held -> {
       List<Event> out = new ArrayList<>();
       Future<Void> chain = Future.succeededFuture();
-      for (JsonObject test : held) {
-        QuickTestStatus current = QuickTestStatus.parse(test.getString("status")).orElseThrow();
-        chain = chain.compose(v -> tests.move(conn, test.getString("id"), current, QuickTestStatus.FAILED, error,
+      for (StoredQuickTest test : held) {
+        QuickTestStatus current = QuickTestStatus.parse(test.status()).orElseThrow();
+        chain = chain.compose(v -> tests.move(conn, test.id(), current, QuickTestStatus.FAILED, error,
             EndedBy.SERVER)).map(moved -> {
               if (moved) {
                 out.add(statusEvent(test, QuickTestStatus.FAILED, error));
@@ -170,13 +174,13 @@ public final class TestTransitions {
   }
 
   /** Fails a test and, when a real agent holds it, queues its cancel_test, in one transaction. */
-  private Future<List<Event>> failHeld(SqlConnection conn, JsonObject test, QuickTestStatus current, String error) {
+  private Future<List<Event>> failHeld(SqlConnection conn, StoredQuickTest test, QuickTestStatus current, String error) {
     return move(conn, test, current, QuickTestStatus.FAILED, error, EndedBy.SERVER).compose(moved -> {
-      if (moved.isEmpty() || current == QuickTestStatus.QUEUED || Flags.isTrue(test.getValue("agent_is_test"))) {
+      if (moved.isEmpty() || current == QuickTestStatus.QUEUED || test.agentIsTest()) {
         return Future.succeededFuture(moved);
       }
-      String id = test.getString("id");
-      return commands.enqueue(conn, Ids.newId(), test.getString("agent_id"), "cancel_test", id,
+      String id = test.id();
+      return commands.enqueue(conn, Ids.newId(), test.agentId(), "cancel_test", id,
           new JsonObject().put("test_id", id)).map(v -> moved);
     });
   }

@@ -6,6 +6,8 @@ import dev.svc.core.events.EventType;
 import dev.svc.server.store.Event;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.ResultStore;
+import dev.svc.server.store.StoredQuickTest;
+import dev.svc.server.store.StoredResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlConnection;
@@ -34,7 +36,7 @@ public final class ResultRecorder {
 
   /** The id of the result this agent reported for this command, if it reported one. */
   public Future<Optional<String>> existing(SqlConnection conn, String agentId, String commandId) {
-    return results.byAgentCommand(conn, agentId, commandId).map(r -> r.map(row -> row.getString("id")));
+    return results.byAgentCommand(conn, agentId, commandId).map(r -> r.map(StoredResult::id));
   }
 
   /**
@@ -42,19 +44,20 @@ public final class ResultRecorder {
    *
    * @param test the quick test it belongs to as read in this transaction, or null when the report names none
    */
-  public Future<Recorded> record(SqlConnection conn, JsonObject data, JsonObject test, String agentId, String commandId) {
+  public Future<Recorded> record(SqlConnection conn, JsonObject data, StoredQuickTest test, String agentId,
+      String commandId) {
     return existing(conn, agentId, commandId)
         .compose(found -> found.isPresent() ? Future.succeededFuture(found.get())
-            : insert(conn, data, test == null ? null : test.getString("id"), agentId, commandId))
+            : insert(conn, data, test == null ? null : test.id(), agentId, commandId))
         .compose(resultId -> link(conn, test, resultId));
   }
 
   /** Links a stored result to its test (once): the link and its {@code result} event. */
-  public Future<Recorded> link(SqlConnection conn, JsonObject test, String resultId) {
-    if (test == null || resultId == null || resultId.equals(test.getString("result_id"))) {
+  public Future<Recorded> link(SqlConnection conn, StoredQuickTest test, String resultId) {
+    if (test == null || resultId == null || resultId.equals(test.resultId())) {
       return Future.succeededFuture(new Recorded(resultId, List.of()));
     }
-    String testId = test.getString("id");
+    String testId = test.id();
     return tests.linkResult(conn, testId, resultId).map(v -> new Recorded(resultId, List.of(new Event(testId,
         EventType.RESULT, new JsonObject().put("test_id", testId).put("result_id", resultId)))));
   }

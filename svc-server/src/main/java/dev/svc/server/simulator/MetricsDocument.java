@@ -21,7 +21,7 @@ final class MetricsDocument {
    * @param timestamp when the run started, canonical form
    * @param totalSeconds the whole run: engine start, warmup, benchmark, cleanup
    */
-  static JsonObject build(JsonObject test, BenchmarkProfile profile, SimulatedHost host, String engineImage,
+  static JsonObject build(SimulatedTest test, BenchmarkProfile profile, SimulatedHost host, String engineImage,
       BenchmarkOutcome outcome, int seed, String timestamp, double totalSeconds) {
     JsonObject result = new JsonObject()
         .put(MetricKeys.TEST_NAME, profile.name())
@@ -37,11 +37,11 @@ final class MetricsDocument {
         .put(MetricKeys.TIMESTAMP, timestamp);
     return new JsonObject()
         .put(MetricKeys.SVC_VERSION, SvcVersion.version())
-        .put(MetricKeys.SUITE_NAME, test.getString("suite_name", "quick"))
+        .put(MetricKeys.SUITE_NAME, test.suiteName())
         .put(MetricKeys.TIMESTAMP, timestamp)
-        .put(MetricKeys.ENGINE, test.getString("engine_name"))
+        .put(MetricKeys.ENGINE, test.engineName())
         .put(MetricKeys.ENGINE_IMAGE, engineImage)
-        .put(MetricKeys.MODEL, test.getString("model_path"))
+        .put(MetricKeys.MODEL, test.modelPath())
         .put(MetricKeys.PASSED, true)
         .put(MetricKeys.TOTAL_BENCHMARKS, 1)
         .put(MetricKeys.PASSED_COUNT, 1)

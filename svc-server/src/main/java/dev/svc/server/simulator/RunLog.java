@@ -27,15 +27,15 @@ final class RunLog {
    * @param containerTs the {@code <timestamp>} of the container's name {@code kitt-<timestamp>}
    * @param startupSeconds how long the engine took to become healthy
    */
-  static List<String> lines(JsonObject test, BenchmarkProfile profile, SimulatedHost host, EngineSpec engine,
+  static List<String> lines(SimulatedTest test, BenchmarkProfile profile, SimulatedHost host, EngineSpec engine,
       String image, BenchmarkOutcome outcome, long containerTs, double startupSeconds, RandomGenerator random) {
-    String model = test.getString("model_path");
+    String model = test.modelPath();
     String container = "kitt-" + containerTs;
     String b = profile.name();
     JsonObject m = outcome.metrics();
     List<String> lines = new ArrayList<>();
     lines.add(String.format(Locale.ROOT, "svc %s on %s (simulated test agent): benchmark %s of suite %s, engine %s, model %s",
-        SvcVersion.version(), host.name(), b, test.getString("suite_name", "quick"), engine.name(), model));
+        SvcVersion.version(), host.name(), b, test.suiteName(), engine.name(), model));
     lines.add("Checking image " + image + ": present locally (sha256:" + hex(random, 6) + ")");
     lines.add("Starting container: " + dockerRun(engine, image, model, container, host));
     lines.add("Container " + container + " started (id " + hex(random, 6) + ")");

@@ -2,6 +2,7 @@ package dev.svc.server.simulator;
 
 import dev.svc.core.CpuArch;
 import dev.svc.core.metrics.MetricKeys;
+import dev.svc.server.store.StoredAgent;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -10,7 +11,7 @@ import io.vertx.core.json.JsonObject;
  * Figures the agent record does not hold (cores, CUDA and driver versions) are fixed by the
  * agent's identity, so every result of one test agent describes the same machine.
  */
-record SimulatedHost(
+public record SimulatedHost(
     String name,
     String gpuModel,
     int gpuCount,
@@ -24,18 +25,21 @@ record SimulatedHost(
 
   private static final int[] CORE_CHOICES = {16, 24, 32, 48, 64};
 
-  static SimulatedHost of(JsonObject agent) {
-    String id = text(agent, "id", "test-agent");
-    String gpu = text(agent, "gpu_info", "NVIDIA GPU");
-    CpuArch arch = CpuArch.parse(agent.getString("cpu_arch")).orElse(CpuArch.AMD64);
-    int cores = CORE_CHOICES[Math.floorMod(id.hashCode(), CORE_CHOICES.length)];
-    String fingerprint = agent.getString("fingerprint");
-    if (fingerprint == null || fingerprint.isBlank()) {
-      fingerprint = "simulated-" + id;
-    }
-    return new SimulatedHost(text(agent, "name", id), gpu, number(agent, "gpu_count", 1), GpuSpecs.vramGb(gpu),
-        text(agent, "cpu_info", "Simulated CPU"), cores, number(agent, "ram_gb", 64), arch,
-        text(agent, "environment_type", "native_linux"), fingerprint);
+  static SimulatedHost of(StoredAgent agent) {
+    return of(agent.id(), agent.name(), agent.gpuInfo(), agent.gpuCount(), agent.cpuInfo(), agent.cpuArch(),
+        agent.ramGb(), agent.environmentType(), agent.fingerprint());
+  }
+
+  /** The host of an agent with this hardware; what it does not say (null or blank) gets a fixed default. */
+  public static SimulatedHost of(String id, String name, String gpuInfo, Number gpuCount, String cpuInfo,
+      String cpuArch, Number ramGb, String environmentType, String fingerprint) {
+    String agentId = text(id, "test-agent");
+    String gpu = text(gpuInfo, "NVIDIA GPU");
+    CpuArch arch = CpuArch.parse(cpuArch).orElse(CpuArch.AMD64);
+    int cores = CORE_CHOICES[Math.floorMod(agentId.hashCode(), CORE_CHOICES.length)];
+    return new SimulatedHost(text(name, agentId), gpu, gpuCount == null ? 1 : gpuCount.intValue(),
+        GpuSpecs.vramGb(gpu), text(cpuInfo, "Simulated CPU"), cores, ramGb == null ? 64 : ramGb.intValue(), arch,
+        text(environmentType, "native_linux"), text(fingerprint, "simulated-" + agentId));
   }
 
   boolean hasGpu() {
@@ -71,13 +75,7 @@ record SimulatedHost(
         .put(MetricKeys.FINGERPRINT, fingerprint);
   }
 
-  private static String text(JsonObject row, String key, String fallback) {
-    Object value = row.getValue(key);
-    return value instanceof String s && !s.isBlank() ? s : fallback;
-  }
-
-  private static int number(JsonObject row, String key, int fallback) {
-    Object value = row.getValue(key);
-    return value instanceof Number n ? n.intValue() : fallback;
+  private static String text(String value, String fallback) {
+    return value != null && !value.isBlank() ? value : fallback;
   }
 }

@@ -7,10 +7,10 @@ import dev.svc.server.store.Event;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.QuickTestStore.EndedBy;
 import dev.svc.server.store.QuickTestStore.LogAppend;
+import dev.svc.server.store.StoredQuickTest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,15 +59,15 @@ final class Simulation {
   /** Runs the simulation; completes with its outcome, or fails when the stores failed. */
   Future<Outcome> run() {
     return services.tests().byId(testId).compose(found -> {
-      Optional<QuickTestStatus> status = found.flatMap(t -> QuickTestStatus.parse(t.getString("status")));
+      Optional<QuickTestStatus> status = found.flatMap(t -> QuickTestStatus.parse(t.status()));
       if (status.isEmpty() || (status.get() != QuickTestStatus.QUEUED && status.get() != QuickTestStatus.RUNNING)) {
         return Future.succeededFuture(Outcome.STOPPED);
       }
-      JsonObject test = found.get();
-      Optional<EngineSpec> engine = services.engines().find(test.getString("engine_name"));
+      StoredQuickTest test = found.get();
+      Optional<EngineSpec> engine = services.engines().find(test.engineName());
       if (engine.isEmpty()) {
         return services.transitions().move(test, status.get(), QuickTestStatus.FAILED,
-            String.format(UNKNOWN_ENGINE, test.getString("engine_name"))).map(v -> Outcome.STOPPED);
+            String.format(UNKNOWN_ENGINE, test.engineName())).map(v -> Outcome.STOPPED);
       }
       Future<Boolean> started = status.get() == QuickTestStatus.RUNNING ? Future.succeededFuture(true)
           : services.transitions().move(test, QuickTestStatus.QUEUED, QuickTestStatus.RUNNING, null);
@@ -80,11 +80,12 @@ final class Simulation {
    * Plans the run from the test alone (a seed derived from its id, its start time), so a run resumed
    * after a restart prints the same lines with the same figures, and continues after the lines already stored.
    */
-  private Future<Outcome> resume(JsonObject test, EngineSpec engine) {
+  private Future<Outcome> resume(StoredQuickTest test, EngineSpec engine) {
     int seed = seedOf(testId);
-    Instant started = Timestamps.parse(test.getString("started_at")).orElseGet(Instant::now);
-    return services.agents().byIdIncludingDeleted(test.getString("agent_id")).compose(agent -> {
-      SimulationPlan plan = SimulationPlan.create(test, agent.orElseGet(JsonObject::new), engine, seed,
+    Instant started = Timestamps.parse(test.startedAt()).orElseGet(Instant::now);
+    return services.agents().byIdIncludingDeleted(test.agentId()).compose(agent -> {
+      SimulationPlan plan = SimulationPlan.create(SimulatedTest.of(test), agent.map(SimulatedHost::of)
+          .orElseGet(() -> SimulatedHost.of(null, null, null, null, null, null, null, null, null)), engine, seed,
           new SplittableRandom(seed), started);
       return services.eventStore().lineCount(testId).compose(stored -> line(test, plan, (int) Math.min(stored, plan.lines().size())));
     });
@@ -106,7 +107,7 @@ final class Simulation {
     }
   }
 
-  private Future<Outcome> line(JsonObject test, SimulationPlan plan, int index) {
+  private Future<Outcome> line(StoredQuickTest test, SimulationPlan plan, int index) {
     List<String> lines = plan.lines();
     if (index >= lines.size()) {
       return result(test, plan);
@@ -118,14 +119,14 @@ final class Simulation {
   }
 
   /** Stores the result and completes the test in one transaction, unless it stopped running meanwhile (cancelled). */
-  private Future<Outcome> result(JsonObject test, SimulationPlan plan) {
+  private Future<Outcome> result(StoredQuickTest test, SimulationPlan plan) {
     return pause().compose(v -> services.events().write(conn -> services.tests().byId(conn, testId).compose(found -> {
-      JsonObject fresh = found.orElse(null);
-      if (fresh == null || !QuickTestStatus.RUNNING.wireName().equals(fresh.getString("status"))) {
+      StoredQuickTest fresh = found.orElse(null);
+      if (fresh == null || !QuickTestStatus.RUNNING.wireName().equals(fresh.status())) {
         return Future.succeededFuture(Written.of(Outcome.STOPPED));
       }
-      return services.resultRecorder().record(conn, plan.document(), fresh, fresh.getString("agent_id"),
-          fresh.getString("command_id")).compose(recorded -> services.transitions().move(conn, fresh,
+      return services.resultRecorder().record(conn, plan.document(), fresh, fresh.agentId(),
+          fresh.commandId()).compose(recorded -> services.transitions().move(conn, fresh,
               QuickTestStatus.RUNNING, QuickTestStatus.COMPLETED, null, EndedBy.AGENT).map(moved -> {
                 List<Event> events = new ArrayList<>(recorded.events());
                 events.addAll(moved);

@@ -17,17 +17,16 @@ import java.util.random.RandomGenerator;
 public record SimulationPlan(List<String> lines, JsonObject document) {
 
   /**
-   * @param test the quick-test row
-   * @param agent the test agent's row
+   * @param test the quick test
+   * @param host the agent's hardware
    * @param engine the engine the test names
    * @param seed recorded as the load's seed; the random generator is expected to be seeded with it
    * @param started when the run starts
    */
-  public static SimulationPlan create(JsonObject test, JsonObject agent, EngineSpec engine, int seed,
+  public static SimulationPlan create(SimulatedTest test, SimulatedHost host, EngineSpec engine, int seed,
       RandomGenerator random, Instant started) {
-    SimulatedHost host = SimulatedHost.of(agent);
-    BenchmarkProfile profile = BenchmarkProfile.of(test.getString("benchmark_name"));
-    double billions = ModelSize.billions(test.getString("model_path"));
+    BenchmarkProfile profile = BenchmarkProfile.of(test.benchmarkName());
+    double billions = ModelSize.billions(test.modelPath());
     String image = engine.image(host.arch())
         .orElseGet(() -> engine.images().values().stream().findFirst().orElse(engine.name()));
     BenchmarkOutcome outcome = profile.quality()

@@ -76,7 +76,7 @@ public final class TestAgentSimulator extends VerticleBase {
     if (testId == null || testId.isBlank() || stopping) {
       return;
     }
-    services.tests().byId(testId).onSuccess(found -> found.ifPresent(test -> next(test.getString("agent_id"))))
+    services.tests().byId(testId).onSuccess(found -> found.ifPresent(test -> next(test.agentId())))
         .onFailure(err -> LOG.error("Quick test {} not read for its simulation", testId, err));
   }
 
@@ -93,7 +93,7 @@ public final class TestAgentSimulator extends VerticleBase {
         busy.remove(agentId);
         return;
       }
-      launch(agentId, ar.result().get().getString("id"));
+      launch(agentId, ar.result().get().id());
     });
   }
 
@@ -158,7 +158,7 @@ public final class TestAgentSimulator extends VerticleBase {
         if (found.isEmpty()) {
           return Future.succeededFuture(false);
         }
-        QuickTestStatus status = QuickTestStatus.parse(found.get().getString("status")).orElse(QuickTestStatus.FAILED);
+        QuickTestStatus status = QuickTestStatus.parse(found.get().status()).orElse(QuickTestStatus.FAILED);
         return services.transitions().move(found.get(), status, QuickTestStatus.FAILED, error);
       }).onComplete(ar -> {
         if (ar.failed()) {

@@ -81,13 +81,13 @@ public final class AgentStore {
     return fleet.refresh(pool, id);
   }
 
-  public Future<Optional<JsonObject>> byId(String id) {
-    return Sql.row(pool, BY_ID, Tuple.of(id)).map(found -> found.map(fleet::withLatestBeat));
+  public Future<Optional<StoredAgent>> byId(String id) {
+    return Sql.row(pool, BY_ID, Tuple.of(id), StoredAgent.class).map(found -> found.map(fleet::withLatestBeat));
   }
 
   /** Also finds deleted agents, for history views. */
-  public Future<Optional<JsonObject>> byIdIncludingDeleted(String id) {
-    return Sql.row(pool, BY_ID_ANY, Tuple.of(id)).map(found -> found.map(fleet::withLatestBeat));
+  public Future<Optional<StoredAgent>> byIdIncludingDeleted(String id) {
+    return Sql.row(pool, BY_ID_ANY, Tuple.of(id), StoredAgent.class).map(found -> found.map(fleet::withLatestBeat));
   }
 
   /** Whether some live agent holds the token with this hash. */
@@ -129,24 +129,21 @@ public final class AgentStore {
     return Sql.update(client, REVOKE_CERTIFICATES, Tuple.of(Timestamps.now(), agentId, agentName)).mapEmpty();
   }
 
-  public Future<Optional<JsonObject>> byName(String name) {
-    return Sql.row(pool, BY_NAME, Tuple.of(name)).map(found -> found.map(fleet::withLatestBeat));
+  public Future<Optional<StoredAgent>> byName(String name) {
+    return Sql.row(pool, BY_NAME, Tuple.of(name), StoredAgent.class).map(found -> found.map(fleet::withLatestBeat));
   }
 
   /** An agent by id, or by name when no agent has that id (the old agent's fallback). */
-  public Future<Optional<JsonObject>> byIdOrName(String idOrName) {
+  public Future<Optional<StoredAgent>> byIdOrName(String idOrName) {
     return byId(idOrName).compose(found -> found.isPresent() ? Future.succeededFuture(found) : byName(idOrName));
   }
 
-  public Future<List<JsonObject>> all() {
-    return withLatestBeats(Sql.rows(pool, ALL, Tuple.tuple()));
+  public Future<List<StoredAgent>> all() {
+    return withLatestBeats(Sql.rows(pool, ALL, Tuple.tuple(), StoredAgent.class));
   }
 
-  private Future<List<JsonObject>> withLatestBeats(Future<List<JsonObject>> rows) {
-    return rows.map(list -> {
-      list.forEach(fleet::withLatestBeat);
-      return list;
-    });
+  private Future<List<StoredAgent>> withLatestBeats(Future<List<StoredAgent>> rows) {
+    return rows.map(list -> list.stream().map(fleet::withLatestBeat).toList());
   }
 
   public Future<Void> insert(NewAgent agent) {
@@ -215,8 +212,8 @@ public final class AgentStore {
   }
 
   /** Real agents, not yet offline, whose last written heartbeat is older than {@code cutoff}. */
-  public Future<List<JsonObject>> silentSince(String cutoff) {
-    return withLatestBeats(Sql.rows(pool, SILENT, Tuple.of(cutoff)));
+  public Future<List<StoredAgent>> silentSince(String cutoff) {
+    return withLatestBeats(Sql.rows(pool, SILENT, Tuple.of(cutoff), StoredAgent.class));
   }
 
   /** Compare-and-set of an agent's status; false when it changed meanwhile. */
@@ -239,9 +236,9 @@ public final class AgentStore {
   }
 
   private Future<Map<String, String>> storedSettings(String agentId) {
-    return Sql.rows(pool, SETTINGS, Tuple.of(agentId)).map(rows -> {
+    return Sql.rows(pool, SETTINGS, Tuple.of(agentId), Setting.class).map(rows -> {
       Map<String, String> stored = new LinkedHashMap<>();
-      rows.forEach(r -> stored.put(r.getString("key"), r.getString("value")));
+      rows.forEach(r -> stored.put(r.key(), r.value()));
       return AgentSettings.effective(stored);
     });
   }
@@ -273,9 +270,9 @@ public final class AgentStore {
    * A page of live agents by name, with the columns of the agents page (and the latest heartbeat,
    * written or not), and how many live agents there are.
    */
-  public Future<Page> page(int limit, int offset) {
-    return Sql.count(pool, LIVE_COUNT, Tuple.tuple())
-        .compose(total -> withLatestBeats(Sql.rows(pool, PAGE, Tuple.of(limit, offset))).map(rows -> new Page(rows, total)));
+  public Future<Page<StoredAgent>> page(int limit, int offset) {
+    return Sql.count(pool, LIVE_COUNT, Tuple.tuple()).compose(total -> withLatestBeats(
+        Sql.rows(pool, PAGE, Tuple.of(limit, offset), StoredAgent.class)).map(rows -> new Page<>(rows, total)));
   }
 
   /**
@@ -283,7 +280,15 @@ public final class AgentStore {
    * ({@code total}), those online (test agents, and real ones whose status is one of {@code online})
    * and those running something (status {@code running}, or holding a dispatched or running test).
    */
-  public Future<JsonObject> fleetCounts(List<String> online) {
+  /** The fleet in three numbers: live agents, those online and those running something. */
+  public record FleetCounts(long total, long online, long running) {
+  }
+
+  /** A stored setting of an agent. */
+  private record Setting(String key, String value) {
+  }
+
+  public Future<FleetCounts> fleetCounts(List<String> online) {
     String marks = String.join(",", java.util.Collections.nCopies(online.size(), "?"));
     String sql = "SELECT COUNT(*) AS total,"
         + " COALESCE(SUM(CASE WHEN is_test_agent = 1 OR status IN (" + marks + ") THEN 1 ELSE 0 END), 0) AS online,"
@@ -291,11 +296,6 @@ public final class AgentStore {
         + " WHERE status IN ('dispatched', 'running')) THEN 1 ELSE 0 END), 0) AS running FROM agents WHERE" + LIVE;
     Tuple params = Tuple.tuple();
     online.forEach(params::addValue);
-    return Sql.row(pool, sql, params).map(row -> {
-      JsonObject r = row.orElseThrow();
-      return new JsonObject().put("total", ((Number) r.getValue("total")).longValue())
-          .put("online", ((Number) r.getValue("online")).longValue())
-          .put("running", ((Number) r.getValue("running")).longValue());
-    });
+    return Sql.row(pool, sql, params, FleetCounts.class).map(Optional::orElseThrow);
   }
 }

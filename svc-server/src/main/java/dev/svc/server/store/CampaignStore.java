@@ -43,20 +43,21 @@ public final class CampaignStore {
         .addValue(Timestamps.now())).mapEmpty();
   }
 
-  public Future<Optional<JsonObject>> byId(String id) {
-    return Sql.row(pool, BY_ID, Tuple.of(id));
+  public Future<Optional<StoredCampaign>> byId(String id) {
+    return Sql.row(pool, BY_ID, Tuple.of(id), StoredCampaign.class);
   }
 
-  public Future<Page> list(String status, int limit, int offset) {
+  public Future<Page<StoredCampaign>> list(String status, int limit, int offset) {
     return list(status, limit, offset, null);
   }
 
   /** A page of campaigns, newest first, past {@code offset} or right after {@code after}; totals from {@link ListCounts}. */
-  public Future<Page> list(String status, int limit, int offset, Cursor after) {
+  public Future<Page<StoredCampaign>> list(String status, int limit, int offset, Cursor after) {
     Filters f = new Filters().where("c.status = ?", status);
     return counts.total(ListCounts.CAMPAIGNS, status == null || status.isEmpty() ? null : status, false, true, null, null)
         .compose(total -> Sql.rows(pool, f.pageSql(SELECT, "FROM campaigns c", "c.created_at", "c.id", after),
-            f.pageParams(after, limit, offset)).map(rows -> Filters.page(rows, limit, total, "created_at")));
+            f.pageParams(after, limit, offset), StoredCampaign.class)
+            .map(rows -> Filters.page(rows, limit, total, c -> new Cursor(c.createdAt(), c.id()))));
   }
 
   public Future<Boolean> move(SqlClient client, String id, CampaignStatus from, CampaignStatus to) {
@@ -78,15 +79,16 @@ public final class CampaignStore {
   }
 
   /** Campaigns in a status, oldest first (the executor resumes running ones after a restart). */
-  public Future<List<JsonObject>> withStatus(CampaignStatus status) {
-    return Sql.rows(pool, BY_STATUS, Tuple.of(status.wireName()));
+  public Future<List<StoredCampaign>> withStatus(CampaignStatus status) {
+    return Sql.rows(pool, BY_STATUS, Tuple.of(status.wireName()), StoredCampaign.class);
   }
 
   public Future<Void> counters(String id, int succeeded, int failed, int skipped) {
     return Sql.update(pool, COUNTERS, Tuple.of(succeeded, failed, skipped, id)).mapEmpty();
   }
 
-  public Future<List<JsonObject>> tests(String campaignId) {
-    return Sql.rows(pool, TESTS, Tuple.of(campaignId));
+  /** The campaign's quick tests, in row order: the columns a campaign's table shows. */
+  public Future<List<StoredQuickTest>> tests(String campaignId) {
+    return Sql.rows(pool, TESTS, Tuple.of(campaignId), StoredQuickTest.class);
   }
 }

@@ -1,6 +1,5 @@
 package dev.svc.server.store;
 
-import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Optional;
@@ -34,10 +33,5 @@ public record Cursor(String key, String id) {
       return Optional.empty();
     }
     return Optional.of(new Cursor(plain.substring(0, bar), plain.substring(bar + 1)));
-  }
-
-  /** The cursor after a row of a list sorted by {@code keyColumn}, then id. */
-  static Cursor after(JsonObject row, String keyColumn) {
-    return new Cursor(row.getString(keyColumn), row.getString("id"));
   }
 }

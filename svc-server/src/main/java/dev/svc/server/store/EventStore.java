@@ -114,13 +114,13 @@ public final class EventStore {
     return Sql.count(pool, LAST, Tuple.tuple());
   }
 
-  /** The log lines of a test or campaign after {@code afterId}: {@code {"id","created_at","line"}} in order. */
-  public Future<List<JsonObject>> lines(String sourceId, long afterId, int limit) {
-    return Sql.rows(pool, LINES, Tuple.of(sourceId, afterId, limit)).map(rows -> rows.stream().map(r -> {
-      JsonObject data = StoredJson.object(r.getString("data"));
-      return new JsonObject().put("id", r.getLong("id")).put("created_at", r.getString("created_at"))
-          .put("line", data == null ? null : data.getString("line"));
-    }).toList());
+  /** The log lines of a test or campaign after {@code afterId}, in order. */
+  public Future<List<LogLine>> lines(String sourceId, long afterId, int limit) {
+    return Sql.rows(pool, LINES, Tuple.of(sourceId, afterId, limit), StoredEvent.class).map(rows -> rows.stream()
+        .map(r -> {
+          JsonObject data = StoredJson.object(r.data());
+          return new LogLine(r.id(), r.createdAt(), data == null ? null : data.getString("line"));
+        }).toList());
   }
 
   /** How many log lines a test or campaign has stored. */

@@ -1,9 +1,9 @@
 package dev.svc.server.store;
 
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Builds a WHERE clause from optional equality and range filters, with positional parameters, and
@@ -78,11 +78,11 @@ final class Filters {
   }
 
   /** The page of rows read with {@link #pageSql}: at most {@code limit}, and the cursor after them when more follow. */
-  static Page page(List<JsonObject> rows, int limit, long total, String keyColumn) {
+  static <T> Page<T> page(List<T> rows, int limit, long total, Function<T, Cursor> cursor) {
     if (rows.size() <= limit) {
-      return new Page(rows, total, null);
+      return new Page<>(rows, total, null);
     }
-    List<JsonObject> items = rows.subList(0, limit);
-    return new Page(List.copyOf(items), total, Cursor.after(items.get(limit - 1), keyColumn));
+    List<T> items = rows.subList(0, limit);
+    return new Page<>(List.copyOf(items), total, cursor.apply(items.get(limit - 1)));
   }
 }

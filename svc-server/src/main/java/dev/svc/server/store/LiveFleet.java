@@ -9,7 +9,6 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -36,9 +35,9 @@ public final class LiveFleet {
   public record Beat(JsonObject metrics, Instant at) {
   }
 
-  /** The heartbeat columns of an agent row (what a beat holds), besides last_heartbeat_at. */
-  static final List<String> BEAT_COLUMNS = List.of("status", "current_task", "gpu_utilization_pct",
-      "gpu_memory_used_gb", "storage_gb_free", "uptime_s");
+  /** A stored setting of one agent. */
+  private record Setting(String agentId, String key, String value) {
+  }
 
   private static final String AGENTS = "SELECT id, name, token_hash, is_test_agent, deleted_at, status, current_task,"
       + " gpu_utilization_pct, gpu_memory_used_gb, storage_gb_free, uptime_s, last_heartbeat_at FROM agents";
@@ -69,30 +68,29 @@ public final class LiveFleet {
    * certificates, all settings, and who has queued work or commands.
    */
   public Future<Void> load(Pool pool) {
-    return Sql.rows(pool, AGENTS, Tuple.tuple()).compose(rows -> {
+    return Sql.rows(pool, AGENTS, Tuple.tuple(), StoredAgent.class).compose(rows -> {
       rows.forEach(this::put);
-      return Sql.rows(pool, REVOKED, Tuple.tuple());
-    }).compose(rows -> {
-      rows.forEach(r -> revokedCertificates.add(r.getString("fingerprint")));
-      return Sql.rows(pool, SETTINGS, Tuple.tuple());
+      return Sql.strings(pool, REVOKED, Tuple.tuple());
+    }).compose(fingerprints -> {
+      revokedCertificates.addAll(fingerprints);
+      return Sql.rows(pool, SETTINGS, Tuple.tuple(), Setting.class);
     }).compose(rows -> {
       Map<String, Map<String, String>> stored = new HashMap<>();
-      rows.forEach(r -> stored.computeIfAbsent(r.getString("agent_id"), k -> new HashMap<>())
-          .put(r.getString("key"), r.getString("value")));
+      rows.forEach(r -> stored.computeIfAbsent(r.agentId(), k -> new HashMap<>()).put(r.key(), r.value()));
       stored.forEach((id, values) -> settings.put(id, AgentSettings.effective(values)));
-      return Sql.rows(pool, AGENTS_WITH_QUEUED, Tuple.tuple());
-    }).compose(rows -> {
-      rows.forEach(r -> work.mark(r.getString("agent_id")));
-      return Sql.rows(pool, AGENTS_WITH_COMMANDS, Tuple.tuple());
-    }).map(rows -> {
-      rows.forEach(r -> commands.mark(r.getString("agent_id")));
+      return Sql.strings(pool, AGENTS_WITH_QUEUED, Tuple.tuple());
+    }).compose(ids -> {
+      ids.forEach(work::mark);
+      return Sql.strings(pool, AGENTS_WITH_COMMANDS, Tuple.tuple());
+    }).map(ids -> {
+      ids.forEach(commands::mark);
       return null;
     });
   }
 
   /** Reads one agent's row again after a write to it committed (registration, rename, token, status, deletion). */
   public Future<Void> refresh(Pool pool, String id) {
-    return Sql.row(pool, ONE_AGENT, Tuple.of(id)).map(row -> {
+    return Sql.row(pool, ONE_AGENT, Tuple.of(id), StoredAgent.class).map(row -> {
       row.ifPresent(this::put);
       return null;
     });
@@ -100,15 +98,14 @@ public final class LiveFleet {
 
   /** Reads an agent's revoked certificates after its deletion or a token rotation committed. */
   public Future<Void> refreshRevoked(Pool pool, String id, String name) {
-    return Sql.rows(pool, REVOKED_OF_AGENT, Tuple.of(id, name)).map(rows -> {
-      rows.forEach(r -> revokedCertificates.add(r.getString("fingerprint")));
+    return Sql.strings(pool, REVOKED_OF_AGENT, Tuple.of(id, name)).map(fingerprints -> {
+      revokedCertificates.addAll(fingerprints);
       return null;
     });
   }
 
-  private synchronized void put(JsonObject row) {
-    Agent agent = new Agent(row.getString("id"), row.getString("name"), row.getString("token_hash"),
-        Flags.isTrue(row.getValue("is_test_agent")), row.getValue("deleted_at") != null, row.getString("status"));
+  private synchronized void put(StoredAgent row) {
+    Agent agent = new Agent(row.id(), row.name(), row.tokenHash(), row.isTestAgent(), row.deleted(), row.status());
     Agent before = byId.put(agent.id(), agent);
     if (before != null) {
       if (!before.deleted() && agent.id().equals(liveIdByName.get(before.name()))) {
@@ -122,12 +119,13 @@ public final class LiveFleet {
     }
     count(tokenHashes, agent.tokenHash(), 1);
     count(liveTokenHashes, agent.deleted() ? null : agent.tokenHash(), 1);
-    Instant at = Timestamps.parse(row.getString("last_heartbeat_at")).orElse(null);
+    Instant at = Timestamps.parse(row.lastHeartbeatAt()).orElse(null);
     if (at != null) {
       Beat held = beats.get(agent.id());
       if (held == null || held.at().isBefore(at)) {
-        JsonObject metrics = new JsonObject();
-        BEAT_COLUMNS.forEach(c -> metrics.put(c, row.getValue(c)));
+        JsonObject metrics = new JsonObject().put("status", row.status()).put("current_task", row.currentTask())
+            .put("gpu_utilization_pct", row.gpuUtilizationPct()).put("gpu_memory_used_gb", row.gpuMemoryUsedGb())
+            .put("storage_gb_free", row.storageGbFree()).put("uptime_s", row.uptimeS());
         beats.put(agent.id(), new Beat(metrics, at));
       }
     }
@@ -231,22 +229,13 @@ public final class LiveFleet {
    * An agent row as the API shows it: the latest heartbeat's metrics and time when they are newer
    * than what is written (its status is always the row's: status changes are written at once).
    */
-  public JsonObject withLatestBeat(JsonObject row) {
-    String id = row.getString("id");
-    Beat beat = id == null ? null : beats.get(id);
+  public StoredAgent withLatestBeat(StoredAgent row) {
+    Beat beat = row.id() == null ? null : beats.get(row.id());
     if (beat == null) {
       return row;
     }
-    Instant stored = Timestamps.parse(row.getString("last_heartbeat_at")).orElse(Instant.EPOCH);
-    if (!beat.at().isAfter(stored)) {
-      return row;
-    }
-    for (String column : BEAT_COLUMNS) {
-      if (!"status".equals(column) && !"current_task".equals(column)) {
-        row.put(column, beat.metrics().getValue(column));
-      }
-    }
-    return row.put("last_heartbeat_at", Timestamps.format(beat.at()));
+    Instant stored = Timestamps.parse(row.lastHeartbeatAt()).orElse(Instant.EPOCH);
+    return beat.at().isAfter(stored) ? row.withBeat(beat.metrics(), Timestamps.format(beat.at())) : row;
   }
 
   // --- settings ---

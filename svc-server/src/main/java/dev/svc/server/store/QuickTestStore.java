@@ -3,7 +3,6 @@ package dev.svc.server.store;
 import dev.svc.core.Timestamps;
 import dev.svc.core.domain.QuickTestStatus;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
@@ -76,30 +75,29 @@ public final class QuickTestStore {
   }
 
   /** Stores a new queued test; false (nothing stored) when its agent does not exist or was deleted. */
-  public Future<Boolean> insert(SqlClient client, JsonObject q) {
+  public Future<Boolean> insert(SqlClient client, NewQuickTest q) {
     String now = Timestamps.now();
-    Tuple t = Tuple.tuple().addValue(q.getString("id")).addValue(q.getString("agent_id"))
-        .addValue(q.getString("model_path")).addValue(q.getString("engine_name"))
-        .addValue(q.getString("benchmark_name")).addValue(q.getString("suite_name"))
-        .addValue(QuickTestStatus.QUEUED.wireName()).addValue(q.getString("command_id"))
-        .addValue(Sql.flag(q.getBoolean("force", false))).addValue(q.getString("campaign_id"))
-        .addValue(q.getInteger("campaign_row")).addValue(now).addValue(now).addValue(q.getString("agent_id"));
+    Tuple t = Tuple.tuple().addValue(q.id()).addValue(q.agentId()).addValue(q.modelPath()).addValue(q.engineName())
+        .addValue(q.benchmarkName()).addValue(q.suiteName()).addValue(QuickTestStatus.QUEUED.wireName())
+        .addValue(q.commandId()).addValue(Sql.flag(q.force())).addValue(q.campaignId()).addValue(q.campaignRow())
+        .addValue(now).addValue(now).addValue(q.agentId());
     return Sql.update(client, INSERT, t).map(n -> n == 1);
   }
 
-  public Future<Optional<JsonObject>> byId(String id) {
+  public Future<Optional<StoredQuickTest>> byId(String id) {
     return byId(pool, id);
   }
 
-  public Future<Optional<JsonObject>> byId(SqlClient client, String id) {
-    return Sql.row(client, BY_ID, Tuple.of(id));
+  public Future<Optional<StoredQuickTest>> byId(SqlClient client, String id) {
+    return Sql.row(client, BY_ID, Tuple.of(id), StoredQuickTest.class);
   }
 
-  public Future<Optional<JsonObject>> byCommandId(String commandId) {
-    return Sql.row(pool, BY_COMMAND, Tuple.of(commandId));
+  public Future<Optional<StoredQuickTest>> byCommandId(String commandId) {
+    return Sql.row(pool, BY_COMMAND, Tuple.of(commandId), StoredQuickTest.class);
   }
 
-  public Future<Page> list(String status, String agentId, String agentName, String engine, String model, int limit, int offset) {
+  public Future<Page<StoredQuickTest>> list(String status, String agentId, String agentName, String engine, String model,
+      int limit, int offset) {
     return list(status, agentId, agentName, engine, model, limit, offset, null);
   }
 
@@ -109,8 +107,8 @@ public final class QuickTestStore {
    * counted once per change of the table for another filter (every time for an agent's name, which
    * the agents table decides).
    */
-  public Future<Page> list(String status, String agentId, String agentName, String engine, String model, int limit,
-      int offset, Cursor after) {
+  public Future<Page<StoredQuickTest>> list(String status, String agentId, String agentName, String engine, String model,
+      int limit, int offset, Cursor after) {
     Filters f = new Filters()
         .where("q.agent_id = ?", agentId)
         // by the agents' ids, so that the tests are found through their agent's index, not by a join per test
@@ -122,7 +120,8 @@ public final class QuickTestStore {
     Future<Long> total = counts.total(ListCounts.QUICK_TESTS, status == null || status.isEmpty() ? null : status,
         filtered, agentName == null || agentName.isEmpty(), "SELECT COUNT(*) FROM quick_tests q" + f.sql(), f.params());
     return total.compose(n -> Sql.rows(pool, f.pageSql(SELECT, "FROM quick_tests q", "q.created_at", "q.id", after),
-        f.pageParams(after, limit, offset)).map(rows -> Filters.page(rows, limit, n, "created_at")));
+        f.pageParams(after, limit, offset), StoredQuickTest.class)
+        .map(rows -> Filters.page(rows, limit, n, t -> new Cursor(t.createdAt(), t.id()))));
   }
 
   /** How many tests are in each of these statuses, together (read from {@link ListCounts}, never counted). */
@@ -137,17 +136,17 @@ public final class QuickTestStore {
     }
     Tuple t = Tuple.tuple();
     agentIds.forEach(t::addValue);
-    return Sql.rows(pool, BUSY_AGENTS + " AND agent_id IN (" + String.join(",", java.util.Collections.nCopies(
-        agentIds.size(), "?")) + ")", t).map(rows -> rows.stream().map(r -> r.getString("agent_id")).toList());
+    return Sql.strings(pool, BUSY_AGENTS + " AND agent_id IN (" + String.join(",", java.util.Collections.nCopies(
+        agentIds.size(), "?")) + ")", t);
   }
 
   /** The agent's dispatched or running test, if it holds one (at most one: {@code ux_quick_tests_active_agent}). */
-  public Future<Optional<JsonObject>> activeTest(String agentId) {
-    return Sql.row(pool, ACTIVE_ON_AGENT, Tuple.of(agentId));
+  public Future<Optional<StoredQuickTest>> activeTest(String agentId) {
+    return Sql.row(pool, ACTIVE_ON_AGENT, Tuple.of(agentId), StoredQuickTest.class);
   }
 
-  public Future<Optional<JsonObject>> oldestQueued(String agentId) {
-    return Sql.row(pool, OLDEST_QUEUED, Tuple.of(agentId));
+  public Future<Optional<StoredQuickTest>> oldestQueued(String agentId) {
+    return Sql.row(pool, OLDEST_QUEUED, Tuple.of(agentId), StoredQuickTest.class);
   }
 
   /**
@@ -175,37 +174,36 @@ public final class QuickTestStore {
   }
 
   /** Dispatched tests whose lease ended before {@code now}. */
-  public Future<List<JsonObject>> expiredLeases(String now) {
-    return Sql.rows(pool, EXPIRED_LEASES, Tuple.of(now));
+  public Future<List<StoredQuickTest>> expiredLeases(String now) {
+    return Sql.rows(pool, EXPIRED_LEASES, Tuple.of(now), StoredQuickTest.class);
   }
 
   /** The tests an agent holds: dispatched or running. */
-  public Future<List<JsonObject>> activeOfAgent(String agentId) {
-    return Sql.rows(pool, ACTIVE_OF_AGENT, Tuple.of(agentId));
+  public Future<List<StoredQuickTest>> activeOfAgent(String agentId) {
+    return Sql.rows(pool, ACTIVE_OF_AGENT, Tuple.of(agentId), StoredQuickTest.class);
   }
 
   /**
    * Running tests of live real agents now marked offline, each with its agent's written
    * {@code agent_last_heartbeat_at}: few, whatever the size of the fleet.
    */
-  public Future<List<JsonObject>> runningOnOfflineAgents() {
-    return Sql.rows(pool, RUNNING_ON_OFFLINE_AGENTS, Tuple.tuple());
+  public Future<List<StoredQuickTest>> runningOnOfflineAgents() {
+    return Sql.rows(pool, RUNNING_ON_OFFLINE_AGENTS, Tuple.tuple(), StoredQuickTest.class);
   }
 
   /** The tests an agent still has to run or is running: queued, dispatched or running, oldest first. */
-  public Future<List<JsonObject>> heldBy(SqlClient client, String agentId) {
-    return Sql.rows(client, HELD_BY_AGENT, Tuple.of(agentId));
+  public Future<List<StoredQuickTest>> heldBy(SqlClient client, String agentId) {
+    return Sql.rows(client, HELD_BY_AGENT, Tuple.of(agentId), StoredQuickTest.class);
   }
 
   /** The ids of test agents with a queued or running test (their simulations resume after a restart). */
   public Future<List<String>> testAgentsWithWork() {
-    return Sql.rows(pool, TEST_AGENTS_WITH_WORK, Tuple.tuple())
-        .map(rows -> rows.stream().map(r -> r.getString("agent_id")).toList());
+    return Sql.strings(pool, TEST_AGENTS_WITH_WORK, Tuple.tuple());
   }
 
   /** What a test agent runs next: its running test (resumed after a restart), else its oldest queued one. */
-  public Future<Optional<JsonObject>> nextOnTestAgent(String agentId) {
-    return Sql.row(pool, NEXT_ON_TEST_AGENT, Tuple.of(agentId));
+  public Future<Optional<StoredQuickTest>> nextOnTestAgent(String agentId) {
+    return Sql.row(pool, NEXT_ON_TEST_AGENT, Tuple.of(agentId), StoredQuickTest.class);
   }
 
   public Future<Void> linkResult(SqlClient client, String id, String resultId) {
@@ -218,8 +216,8 @@ public final class QuickTestStore {
    * batch is taken once: a retry of a batch taken before (whatever came between) is a duplicate.
    */
   public Future<LogAppend> acceptLogs(SqlClient client, String testId, Long seq) {
-    return Sql.row(client, STATUS, Tuple.of(testId)).compose(row -> {
-      String status = row.map(r -> r.getString("status")).orElse(null);
+    return Sql.strings(client, STATUS, Tuple.of(testId)).compose(found -> {
+      String status = found.isEmpty() ? null : found.get(0);
       if (!QuickTestStatus.DISPATCHED.wireName().equals(status) && !QuickTestStatus.RUNNING.wireName().equals(status)) {
         return Future.succeededFuture(LogAppend.NOT_ACTIVE);
       }

@@ -9,7 +9,6 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -56,6 +55,15 @@ public final class ResultStore {
   }
 
   /** A result row to insert; {@code sourcePath} is set for files found on disk, {@code commandId} for agent reports. */
+  /** An agent's id and name. */
+  public record AgentName(String id, String name) {
+
+    /** The name, or the id of an agent that has none. */
+    public String label() {
+      return name == null ? id : name;
+    }
+  }
+
   public record NewResult(String id, String model, String engine, String suiteName, String timestamp, boolean passed,
       JsonObject data, String sourcePath, String testId, String agentId, String commandId) {
   }
@@ -82,18 +90,18 @@ public final class ResultStore {
   }
 
   /** One result with its whole document ({@code data}). */
-  public Future<Optional<JsonObject>> byId(String id) {
-    return Sql.row(pool, BY_ID, Tuple.of(id));
+  public Future<Optional<StoredResult>> byId(String id) {
+    return Sql.row(pool, BY_ID, Tuple.of(id), StoredResult.class);
   }
 
   /** The result an agent reported for one of its commands, without its document (results are unique per agent and command). */
-  public Future<Optional<JsonObject>> byAgentCommand(SqlClient client, String agentId, String commandId) {
-    return Sql.row(client, BY_AGENT_COMMAND, Tuple.of(agentId, commandId));
+  public Future<Optional<StoredResult>> byAgentCommand(SqlClient client, String agentId, String commandId) {
+    return Sql.row(client, BY_AGENT_COMMAND, Tuple.of(agentId, commandId), StoredResult.class);
   }
 
   /** A page of results, newest first, as summaries: the rows have {@code summary} and no {@code data}. */
-  public Future<Page> list(String model, String engine, String suite, String agentId, String since, String until,
-      int limit, int offset) {
+  public Future<Page<StoredResult>> list(String model, String engine, String suite, String agentId, String since,
+      String until, int limit, int offset) {
     return list(model, engine, suite, agentId, since, until, limit, offset, null);
   }
 
@@ -102,8 +110,8 @@ public final class ResultStore {
    * set, right after that cursor. The total is {@link ListCounts}': stored for the whole list,
    * counted once per change of the table for a filter.
    */
-  public Future<Page> list(String model, String engine, String suite, String agentId, String since, String until,
-      int limit, int offset, Cursor after) {
+  public Future<Page<StoredResult>> list(String model, String engine, String suite, String agentId, String since,
+      String until, int limit, int offset, Cursor after) {
     Filters f = new Filters()
         .always("deleted_at IS NULL")
         .where("model = ?", model)
@@ -115,8 +123,8 @@ public final class ResultStore {
     Future<Long> total = counts.total(ListCounts.RESULTS, null, f.optionalCount() > 0, true,
         "SELECT COUNT(*) FROM results" + f.sql(), f.params());
     return total.compose(n -> Sql.rows(pool, f.pageSql("SELECT " + LIST_COLUMNS + " FROM results", "FROM results",
-            "timestamp", "id", after), f.pageParams(after, limit, offset))
-        .map(rows -> Filters.page(rows, limit, n, "timestamp")));
+            "timestamp", "id", after), f.pageParams(after, limit, offset), StoredResult.class)
+        .map(rows -> Filters.page(rows, limit, n, r -> new Cursor(r.timestamp(), r.id()))));
   }
 
   /** The columns whose distinct values the results page suggests as filters. */
@@ -140,15 +148,15 @@ public final class ResultStore {
     String sql = "WITH RECURSIVE f(v) AS (SELECT MIN(" + c + ") FROM results WHERE" + LIVE + " AND " + c + " IS NOT NULL"
         + " UNION ALL SELECT (SELECT MIN(" + c + ") FROM results WHERE" + LIVE + " AND " + c + " > f.v) FROM f"
         + " WHERE f.v IS NOT NULL) SELECT v FROM f WHERE v IS NOT NULL LIMIT ?";
-    return Sql.rows(pool, sql, Tuple.of(limit)).map(rows -> rows.stream().map(r -> r.getString("v")).toList());
+    return Sql.strings(pool, sql, Tuple.of(limit));
   }
 
   /**
    * The live agents that have live results, by name ({@code id}, {@code name}): the results page's
    * agent filter, and the names of its rows' agents. One seek per agent in {@code ix_results_live_agent}.
    */
-  public Future<List<JsonObject>> agentsWithResults() {
-    return Sql.rows(pool, AGENTS_WITH_RESULTS, Tuple.tuple());
+  public Future<List<AgentName>> agentsWithResults() {
+    return Sql.rows(pool, AGENTS_WITH_RESULTS, Tuple.tuple(), AgentName.class);
   }
 
   /**
@@ -156,11 +164,11 @@ public final class ResultStore {
    * events that announced it, in the caller's transaction (the event log's: it removes events).
    */
   public Future<Boolean> delete(SqlConnection conn, String id) {
-    return Sql.row(conn, TEST_OF, Tuple.of(id)).compose(row -> {
-      if (row.isEmpty()) {
+    return Sql.rows(conn, TEST_OF, Tuple.of(id), StoredResult.class).compose(rows -> {
+      if (rows.isEmpty()) {
         return Future.succeededFuture(false);
       }
-      String testId = row.get().getString("test_id");
+      String testId = rows.get(0).testId();
       return Sql.update(conn, UNLINK_TEST, Tuple.of(id))
           .compose(v -> Sql.update(conn, DELETE, Tuple.of(id)))
           .compose(deleted -> deleted > 0 ? Future.succeededFuture(deleted)
@@ -170,12 +178,12 @@ public final class ResultStore {
   }
 
   private static Future<Void> unannounce(SqlConnection conn, String testId, String resultId) {
-    return Sql.rows(conn, RESULT_EVENTS, Tuple.of(testId)).compose(events -> {
+    return Sql.rows(conn, RESULT_EVENTS, Tuple.of(testId), StoredEvent.class).compose(events -> {
       Future<Void> chain = Future.succeededFuture();
-      for (JsonObject event : events) {
-        JsonObject data = StoredJson.object(event.getString("data"));
+      for (StoredEvent event : events) {
+        JsonObject data = StoredJson.object(event.data());
         if (data != null && resultId.equals(data.getValue("result_id"))) {
-          long eventId = event.getLong("id");
+          long eventId = event.id();
           chain = chain.compose(v -> Sql.update(conn, DELETE_EVENT, Tuple.of(eventId)).mapEmpty());
         }
       }
@@ -184,30 +192,28 @@ public final class ResultStore {
   }
 
   /** The list rows (summaries, no {@code data}) of these ids that name a live result, in no particular order. */
-  public Future<List<JsonObject>> summaries(List<String> ids) {
+  public Future<List<StoredResult>> summaries(List<String> ids) {
     if (ids.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
     String marks = String.join(",", java.util.Collections.nCopies(ids.size(), "?"));
     Tuple t = Tuple.tuple();
     ids.forEach(t::addValue);
-    return Sql.rows(pool, "SELECT " + LIST_COLUMNS + " FROM results WHERE id IN (" + marks + ") AND" + LIVE, t);
+    return Sql.rows(pool, "SELECT " + LIST_COLUMNS + " FROM results WHERE id IN (" + marks + ") AND" + LIVE, t,
+        StoredResult.class);
   }
 
   // --- summaries of rows stored before there were any ---
 
   /** Up to {@code limit} live results that have no summary yet. */
   public Future<List<String>> withoutSummary(int limit) {
-    return Sql.rows(pool, WITHOUT_SUMMARY, Tuple.of(limit)).map(rows -> {
-      List<String> ids = new ArrayList<>();
-      rows.forEach(r -> ids.add(r.getString("id")));
-      return ids;
-    });
+    return Sql.strings(pool, WITHOUT_SUMMARY, Tuple.of(limit));
   }
 
   /** One result's stored document as text (empty when the result is gone). */
   public Future<Optional<String>> dataText(String id) {
-    return Sql.row(pool, DATA_OF, Tuple.of(id)).map(row -> row.map(r -> r.getString("data")));
+    return Sql.strings(pool, DATA_OF, Tuple.of(id)).map(rows -> rows.isEmpty() ? Optional.empty()
+        : Optional.ofNullable(rows.get(0)));
   }
 
   /** Stores the summary of a result that has none. */

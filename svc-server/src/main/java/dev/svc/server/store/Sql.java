@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Runs prepared statements and maps rows to JSON objects keyed by lower-case column names. */
+/** Runs prepared statements and maps rows to records ({@link Rows}) or to JSON objects keyed by lower-case column names. */
 public final class Sql {
 
   private Sql() {
@@ -22,6 +22,26 @@ public final class Sql {
 
   static Future<Optional<JsonObject>> row(SqlClient client, String sql, Tuple params) {
     return rows(client, sql, params).map(list -> list.isEmpty() ? Optional.empty() : Optional.of(list.get(0)));
+  }
+
+  static <R extends Record> Future<List<R>> rows(SqlClient client, String sql, Tuple params, Class<R> type) {
+    return client.preparedQuery(sql).execute(params).map(rs -> Rows.as(rs, type));
+  }
+
+  static <R extends Record> Future<Optional<R>> row(SqlClient client, String sql, Tuple params, Class<R> type) {
+    return rows(client, sql, params, type).map(list -> list.isEmpty() ? Optional.empty() : Optional.of(list.get(0)));
+  }
+
+  /** The first column of each row, as text. */
+  static Future<List<String>> strings(SqlClient client, String sql, Tuple params) {
+    return client.preparedQuery(sql).execute(params).map(rs -> {
+      List<String> out = new ArrayList<>(rs.size());
+      for (Row row : rs) {
+        Object value = row.getValue(0);
+        out.add(value == null ? null : value.toString());
+      }
+      return out;
+    });
   }
 
   static Future<Integer> update(SqlClient client, String sql, Tuple params) {

@@ -1,9 +1,9 @@
 package dev.svc.server.web;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.QuickTestStore;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,11 +35,11 @@ final class AgentPages {
   void list(RoutingContext ctx) {
     Pager pager = Pager.of(ctx, PER_PAGE);
     agents.page(pager.limit(), pager.offset()).compose(page -> tests
-        .busyAmong(page.items().stream().map(a -> a.getString("id")).toList()).map(busy -> {
+        .busyAmong(page.items().stream().map(a -> a.id()).toList()).map(busy -> {
           Set<String> running = new HashSet<>(busy);
           Map<String, Object> model = new HashMap<>();
-          model.put("agents", page.items().stream().map(a -> PageRows.agent(a, running.contains(a.getString("id"))
-              || "running".equals(a.getString("status")))).toList());
+          model.put("agents", page.items().stream().map(a -> PageRows.agent(a, running.contains(a.id())
+              || "running".equals(a.status()))).toList());
           model.put("pager", pager.model(page.total(), "/agents", Map.of()));
           model.put("ca_fingerprint", caFingerprint);
           return model;
@@ -53,13 +53,13 @@ final class AgentPages {
         renderer.render(ctx, 404, "not_found", "agents", Map.of("what", "agent " + id));
         return;
       }
-      JsonObject row = found.get();
+      StoredAgent row = found.get();
       var active = tests.activeOfAgent(id);
       var settings = agents.settings(id);
       Future.all(active, settings).onSuccess(v -> {
         boolean testAgent = PageRows.isTestAgent(row);
         Map<String, Object> model = new HashMap<>();
-        model.put("agent", PageRows.agent(row, !active.result().isEmpty() || "running".equals(row.getString("status"))));
+        model.put("agent", PageRows.agent(row, !active.result().isEmpty() || "running".equals(row.status())));
         model.put("hardware", PageRows.hardware(row));
         model.put("heartbeat", PageRows.heartbeat(row));
         model.put("settings_fields", AgentSettingsForm.fields(settings.result(), testAgent));

@@ -9,6 +9,7 @@ import io.vertx.core.Vertx;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.CampaignStatus;
 import dev.svc.server.models.ModelCatalog;
+import dev.svc.server.store.StoredCampaign;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -77,8 +78,8 @@ final class CampaignPages {
         renderer.render(ctx, 404, "not_found", "campaigns", Map.of("what", "campaign " + id));
         return Future.succeededFuture();
       }
-      JsonObject campaign = found.get();
-      if (!RunRows.isLive(campaign.getString("status"))) {
+      StoredCampaign campaign = found.get();
+      if (!RunRows.isLive(campaign.status())) {
         return stored(ctx, campaign);
       }
       return LogLines.fromEvents(eventStore, id).compose(log -> {
@@ -95,8 +96,8 @@ final class CampaignPages {
     }).onFailure(ctx::fail);
   }
 
-  private Future<Void> stored(RoutingContext ctx, JsonObject campaign) {
-    return eventStore.lines(campaign.getString("id"), 0, LogLines.LIMIT)
+  private Future<Void> stored(RoutingContext ctx, StoredCampaign campaign) {
+    return eventStore.lines(campaign.id(), 0, LogLines.LIMIT)
         .compose(rows -> render(ctx, RunRows.campaign(campaign), LogLines.stored(rows), false));
   }
 

@@ -1,12 +1,12 @@
 package dev.svc.server.web;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.core.CpuArch;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.ModelFormat;
 import dev.svc.engines.Verdict;
-import dev.svc.server.store.Flags;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,16 +27,16 @@ final class EngineChoices {
   }
 
   /** The agents to choose from: {@code id, name, arch (amd64|arm64 as stored), arch_label, is_test}. */
-  static List<Map<String, Object>> agents(List<JsonObject> rows) {
+  static List<Map<String, Object>> agents(List<StoredAgent> rows) {
     List<Map<String, Object>> out = new ArrayList<>();
-    for (JsonObject row : rows) {
+    for (StoredAgent row : rows) {
       Map<String, Object> agent = new LinkedHashMap<>();
-      String arch = row.getString("cpu_arch");
-      agent.put("id", row.getString("id"));
-      agent.put("name", row.getString("name"));
+      String arch = row.cpuArch();
+      agent.put("id", row.id());
+      agent.put("name", row.name());
       agent.put("arch", arch == null ? "" : arch);
       agent.put("arch_label", CpuArch.parse(arch).map(CpuArch::displayName).orElse(arch == null ? "unknown" : arch));
-      agent.put("is_test", Flags.isTrue(row.getValue("is_test_agent")));
+      agent.put("is_test", row.isTestAgent());
       out.add(agent);
     }
     return out;

@@ -4,7 +4,6 @@ import dev.svc.server.store.AgentStore;
 import dev.svc.server.store.QuickTestStore;
 import dev.svc.server.store.ResultStore;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.HashMap;
 import java.util.List;
@@ -34,12 +33,12 @@ final class HomePage {
     var inFlight = tests.totalIn(IN_FLIGHT);
     var latest = results.list(null, null, null, null, null, null, LATEST_RESULTS, 0);
     Future.all(fleet, inFlight, latest).map(v -> {
-      JsonObject counts = fleet.result();
+      AgentStore.FleetCounts counts = fleet.result();
       Map<String, Object> model = new HashMap<>();
-      model.put("agents_total", counts.getLong("total"));
-      model.put("agents_online", counts.getLong("online"));
-      model.put("agents_offline", counts.getLong("total") - counts.getLong("online"));
-      model.put("agents_running", counts.getLong("running"));
+      model.put("agents_total", counts.total());
+      model.put("agents_online", counts.online());
+      model.put("agents_offline", counts.total() - counts.online());
+      model.put("agents_running", counts.running());
       model.put("tests_in_flight", inFlight.result());
       model.put("results", latest.result().items().stream().map(PageRows::result).toList());
       return model;

@@ -1,6 +1,7 @@
 package dev.svc.server.web;
 
 import dev.svc.server.store.EventStore;
+import dev.svc.server.store.LogLine;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -22,10 +23,10 @@ record LogLines(List<Map<String, Object>> lines, long lastEventId, String lastSt
   /** Lines read per page render; a longer live log continues through the stream. */
   static final int LIMIT = 10_000;
 
-  /** The stored lines of a test or campaign ({@code {"id","created_at","line"}} rows). */
-  static LogLines stored(List<JsonObject> rows) {
+  /** The stored lines of a test or campaign. */
+  static LogLines stored(List<LogLine> rows) {
     List<Map<String, Object>> lines = new ArrayList<>();
-    rows.forEach(row -> lines.add(line(row.getString("line"), row.getString("created_at"))));
+    rows.forEach(row -> lines.add(line(row.line(), row.createdAt())));
     return new LogLines(lines, 0, null);
   }
 

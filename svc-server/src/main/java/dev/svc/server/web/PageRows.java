@@ -1,8 +1,8 @@
 package dev.svc.server.web;
 
-import dev.svc.server.store.Flags;
 import dev.svc.server.legacy.HeadlineMetric;
-import dev.svc.server.store.StoredJson;
+import dev.svc.server.store.StoredAgent;
+import dev.svc.server.store.StoredResult;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -23,40 +23,40 @@ final class PageRows {
   private PageRows() {
   }
 
-  static boolean isTestAgent(JsonObject row) {
-    return Flags.isTrue(row.getValue("is_test_agent"));
+  static boolean isTestAgent(StoredAgent row) {
+    return row.isTestAgent();
   }
 
   /** Test agents always count as online; real ones by their recorded status. */
-  static boolean isOnline(JsonObject row) {
-    return isTestAgent(row) || ONLINE.contains(row.getString("status", ""));
+  static boolean isOnline(StoredAgent row) {
+    return isTestAgent(row) || (row.status() != null && ONLINE.contains(row.status()));
   }
 
-  static Map<String, Object> agent(JsonObject row, boolean running) {
+  static Map<String, Object> agent(StoredAgent row, boolean running) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("id", row.getString("id"));
-    out.put("name", row.getString("name"));
-    out.put("hostname", row.getString("hostname"));
-    out.put("status", running ? "running" : isTestAgent(row) ? "online" : row.getString("status"));
+    out.put("id", row.id());
+    out.put("name", row.name());
+    out.put("hostname", row.hostname());
+    out.put("status", running ? "running" : isTestAgent(row) ? "online" : row.status());
     out.put("is_test", isTestAgent(row));
-    out.put("last_heartbeat_at", row.getString("last_heartbeat_at"));
+    out.put("last_heartbeat_at", row.lastHeartbeatAt());
     out.put("gpu", gpu(row));
-    out.put("arch", row.getString("cpu_arch"));
+    out.put("arch", row.cpuArch());
     return out;
   }
 
   /** The label/value pairs of an agent's hardware and of its last heartbeat. */
-  static List<Map<String, Object>> hardware(JsonObject row) {
+  static List<Map<String, Object>> hardware(StoredAgent row) {
     List<Map<String, Object>> out = new ArrayList<>();
     pair(out, "GPU", gpu(row));
-    pair(out, "CPU", row.getValue("cpu_info"));
-    pair(out, "CPU cores", cores(StoredJson.object(row.getString("hardware_details"))));
-    pair(out, "Architecture", row.getValue("cpu_arch"));
-    pair(out, "RAM (GB)", row.getValue("ram_gb"));
-    pair(out, "Environment", row.getValue("environment_type"));
-    pair(out, "Hostname", row.getValue("hostname"));
-    pair(out, "Agent version", row.getValue("agent_version"));
-    pair(out, "Registered", row.getValue("registered_at"));
+    pair(out, "CPU", row.cpuInfo());
+    pair(out, "CPU cores", cores(row.hardwareDetailsObject()));
+    pair(out, "Architecture", row.cpuArch());
+    pair(out, "RAM (GB)", row.ramGb());
+    pair(out, "Environment", row.environmentType());
+    pair(out, "Hostname", row.hostname());
+    pair(out, "Agent version", row.agentVersion());
+    pair(out, "Registered", row.registeredAt());
     return out;
   }
 
@@ -69,24 +69,24 @@ final class PageRows {
         ? ", " + threads.intValue() + " threads" : "");
   }
 
-  static List<Map<String, Object>> heartbeat(JsonObject row) {
+  static List<Map<String, Object>> heartbeat(StoredAgent row) {
     List<Map<String, Object>> out = new ArrayList<>();
-    pair(out, "Status", row.getValue("status"));
-    pair(out, "Last heartbeat", row.getValue("last_heartbeat_at"));
-    pair(out, "Current task", row.getValue("current_task"));
-    pair(out, "GPU utilization (%)", row.getValue("gpu_utilization_pct"));
-    pair(out, "GPU memory used (GB)", row.getValue("gpu_memory_used_gb"));
-    pair(out, "Storage free (GB)", row.getValue("storage_gb_free"));
-    pair(out, "Uptime (s)", row.getValue("uptime_s"));
+    pair(out, "Status", row.status());
+    pair(out, "Last heartbeat", row.lastHeartbeatAt());
+    pair(out, "Current task", row.currentTask());
+    pair(out, "GPU utilization (%)", row.gpuUtilizationPct());
+    pair(out, "GPU memory used (GB)", row.gpuMemoryUsedGb());
+    pair(out, "Storage free (GB)", row.storageGbFree());
+    pair(out, "Uptime (s)", row.uptimeS());
     return out;
   }
 
   /** The Storage card: free space from the last heartbeat ("" when none reported it) and when it was seen. */
-  static Map<String, Object> storage(JsonObject row) {
+  static Map<String, Object> storage(StoredAgent row) {
     Map<String, Object> out = new LinkedHashMap<>();
-    Object free = row.getValue("storage_gb_free");
+    Object free = row.storageGbFree();
     out.put("free", free instanceof Number n ? String.format(Locale.ROOT, "%.1f GB", n.doubleValue()) : "");
-    out.put("seen_at", row.getString("last_heartbeat_at", ""));
+    out.put("seen_at", row.lastHeartbeatAt() == null ? "" : row.lastHeartbeatAt());
     return out;
   }
 
@@ -119,19 +119,18 @@ final class PageRows {
     return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
   }
 
-  static Map<String, Object> result(JsonObject row) {
+  static Map<String, Object> result(StoredResult r) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("id", row.getString("id"));
-    out.put("model", row.getString("model"));
-    out.put("engine", row.getString("engine"));
-    out.put("suite", row.getString("suite_name"));
-    out.put("timestamp", row.getString("timestamp"));
-    out.put("headline", headline(row.getString("summary"))); // a list row: the summary, never the whole document
+    out.put("id", r.id());
+    out.put("model", r.model());
+    out.put("engine", r.engine());
+    out.put("suite", r.suiteName());
+    out.put("timestamp", r.timestamp());
+    out.put("headline", listHeadline(r.summaryObject())); // a list row: the summary, never the whole document
     return out;
   }
 
-  private static String headline(String summary) {
-    JsonObject doc = StoredJson.object(summary);
+  private static String listHeadline(JsonObject doc) {
     if (doc == null) {
       return "";
     }
@@ -156,9 +155,9 @@ final class PageRows {
     return Optional.empty();
   }
 
-  private static String gpu(JsonObject row) {
-    String info = row.getString("gpu_info");
-    Object count = row.getValue("gpu_count");
+  private static String gpu(StoredAgent row) {
+    String info = row.gpuInfo();
+    Object count = row.gpuCount();
     if (info == null || info.isBlank()) {
       return "";
     }

@@ -10,6 +10,8 @@ import io.vertx.core.Vertx;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.server.models.ModelCatalog;
+import dev.svc.server.store.StoredQuickTest;
+import dev.svc.server.store.StoredResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -86,8 +88,8 @@ final class QuickTestPages {
         renderer.render(ctx, 404, "not_found", "quicktest", Map.of("what", "quick test " + id));
         return Future.succeededFuture();
       }
-      JsonObject test = found.get();
-      if (!RunRows.isActive(test.getString("status"))) {
+      StoredQuickTest test = found.get();
+      if (!RunRows.isActive(test.status())) {
         return finished(ctx, test);
       }
       return LogLines.fromEvents(eventStore, id).compose(log -> {
@@ -104,14 +106,14 @@ final class QuickTestPages {
     }).onFailure(ctx::fail);
   }
 
-  private Future<Void> finished(RoutingContext ctx, JsonObject test) {
-    return eventStore.lines(test.getString("id"), 0, LogLines.LIMIT)
+  private Future<Void> finished(RoutingContext ctx, StoredQuickTest test) {
+    return eventStore.lines(test.id(), 0, LogLines.LIMIT)
         .compose(rows -> render(ctx, RunRows.quickTest(test), LogLines.stored(rows), false));
   }
 
   private Future<Void> render(RoutingContext ctx, Map<String, Object> test, LogLines log, boolean live) {
     String resultId = (String) test.get("result_id");
-    Future<Optional<JsonObject>> result = resultId == null ? Future.succeededFuture(Optional.empty())
+    Future<Optional<StoredResult>> result = resultId == null ? Future.succeededFuture(Optional.empty())
         : results.byId(resultId);
     return result.map(r -> {
       Map<String, Object> model = new HashMap<>();
@@ -119,7 +121,7 @@ final class QuickTestPages {
       model.put("lines", log.lines());
       model.put("live", live);
       model.put("last_event_id", log.lastEventId());
-      model.put("metrics", r.map(row -> KeyMetrics.of(row.getString("data"))).orElse(List.of()));
+      model.put("metrics", r.map(row -> KeyMetrics.of(row.data())).orElse(List.of()));
       renderer.render(ctx, 200, "quicktest", "quicktest", model);
       return null;
     });

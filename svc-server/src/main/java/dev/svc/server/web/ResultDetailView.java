@@ -1,5 +1,6 @@
 package dev.svc.server.web;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.core.metrics.MetricKeys;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -28,7 +29,7 @@ final class ResultDetailView {
   /**
    * @param agent the agent row that ran it (deleted ones included), or null when unknown
    */
-  static Map<String, Object> model(ResultDocument doc, JsonObject agent) {
+  static Map<String, Object> model(ResultDocument doc, StoredAgent agent) {
     Map<String, Object> model = new LinkedHashMap<>();
     model.put("result", summary(doc));
     model.put("meta", meta(doc, agent));
@@ -62,7 +63,7 @@ final class ResultDetailView {
     return r;
   }
 
-  private static List<Map<String, Object>> meta(ResultDocument doc, JsonObject agent) {
+  private static List<Map<String, Object>> meta(ResultDocument doc, StoredAgent agent) {
     List<Map<String, Object>> out = new ArrayList<>();
     pair(out, "Model", doc.model(), null);
     pair(out, "Engine", doc.engine(), null);
@@ -83,8 +84,8 @@ final class ResultDetailView {
     Object seconds = doc.data().getValue(MetricKeys.TOTAL_TIME_SECONDS);
     pair(out, "Total time (s)", seconds instanceof Number ? DisplayNumbers.format(seconds) : null, null);
     if (doc.agentId() != null) {
-      boolean live = agent != null && agent.getValue("deleted_at") == null;
-      String name = agent == null ? doc.agentId() : agent.getString("name", doc.agentId()) + (live ? "" : " (deleted)");
+      boolean live = agent != null && agent.deletedAt() == null;
+      String name = agent == null ? doc.agentId() : (agent.name() == null ? doc.agentId() : agent.name()) + (live ? "" : " (deleted)");
       pair(out, "Agent", name, live ? "/agents/" + doc.agentId() : null);
     }
     if (doc.testId() != null) {

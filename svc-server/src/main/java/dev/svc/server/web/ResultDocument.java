@@ -1,8 +1,7 @@
 package dev.svc.server.web;
 
 import dev.svc.core.metrics.MetricKeys;
-import dev.svc.server.store.Flags;
-import dev.svc.server.store.StoredJson;
+import dev.svc.server.store.StoredResult;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 
@@ -17,14 +16,10 @@ record ResultDocument(String id, String model, String engine, String suite, Stri
     String testId, String agentId, String sourcePath, String indexedAt, JsonObject data, boolean readable,
     List<BenchmarkMetrics> benchmarks) {
 
-  static ResultDocument of(JsonObject row) {
-    JsonObject data = StoredJson.object(row.getString("data"));
+  static ResultDocument of(StoredResult row) {
+    JsonObject data = row.dataObject();
     boolean readable = data != null;
-    JsonObject doc = readable ? data : new JsonObject();
-    return new ResultDocument(row.getString("id"), row.getString("model"), row.getString("engine"),
-        row.getString("suite_name"), row.getString("timestamp"), Flags.isTrue(row.getValue("passed")),
-        row.getString("test_id"), row.getString("agent_id"), row.getString("source_path"),
-        row.getString("created_at"), doc, readable, BenchmarkMetrics.allOf(doc));
+    return of(row, readable ? data : new JsonObject(), readable);
   }
 
   /**
@@ -32,14 +27,15 @@ record ResultDocument(String id, String model, String engine, String suite, Stri
    * metrics.json with only the headline metrics) stands in for the document. A row stored before summaries
    * existed has none yet and shows no metrics.
    */
-  static ResultDocument summaryOf(JsonObject row) {
-    JsonObject summary = StoredJson.object(row.getString("summary"));
+  static ResultDocument summaryOf(StoredResult row) {
+    JsonObject summary = row.summaryObject();
     boolean readable = summary == null || !Boolean.FALSE.equals(summary.getValue("readable"));
-    JsonObject doc = summary == null ? new JsonObject() : summary;
-    return new ResultDocument(row.getString("id"), row.getString("model"), row.getString("engine"),
-        row.getString("suite_name"), row.getString("timestamp"), Flags.isTrue(row.getValue("passed")),
-        row.getString("test_id"), row.getString("agent_id"), row.getString("source_path"),
-        row.getString("created_at"), doc, readable, BenchmarkMetrics.allOf(doc));
+    return of(row, summary == null ? new JsonObject() : summary, readable);
+  }
+
+  private static ResultDocument of(StoredResult row, JsonObject doc, boolean readable) {
+    return new ResultDocument(row.id(), row.model(), row.engine(), row.suiteName(), row.timestamp(), row.passed(),
+        row.testId(), row.agentId(), row.sourcePath(), row.createdAt(), doc, readable, BenchmarkMetrics.allOf(doc));
   }
 
   /** The same result without its document, keeping its benchmarks and flags: what a comparison holds of each result. */

@@ -2,6 +2,7 @@ package dev.svc.server.web;
 
 import dev.svc.server.store.ResultStore;
 import io.vertx.core.Vertx;
+import dev.svc.server.store.StoredResult;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServerResponse;
@@ -81,7 +82,7 @@ final class ResultExports {
         return;
       }
       selected = results.summaries(ids).compose(rows -> {
-        Set<String> known = rows.stream().map(r -> r.getString("id")).collect(Collectors.toSet());
+        Set<String> known = rows.stream().map(StoredResult::id).collect(Collectors.toSet());
         List<String> missing = ids.stream().filter(id -> !known.contains(id)).toList();
         return missing.isEmpty() ? Future.succeededFuture(ids) : Future.failedFuture(new MissingResults(missing));
       });
@@ -93,7 +94,7 @@ final class ResultExports {
       }
       // the list's page selects the results (summary columns only); their documents follow one by one
       selected = results.list(q.filter("model"), q.filter("engine"), q.filter("suite_name"), q.filter("agent_id"),
-          q.since(), q.until(), q.perPage(), q.offset()).map(p -> p.items().stream().map(r -> r.getString("id")).toList());
+          q.since(), q.until(), q.perPage(), q.offset()).map(p -> p.items().stream().map(StoredResult::id).toList());
     }
     selected.onSuccess(list -> stream(ctx, format, list)).onFailure(err -> {
       if (err instanceof MissingResults missing) {

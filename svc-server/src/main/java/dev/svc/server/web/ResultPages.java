@@ -1,9 +1,12 @@
 package dev.svc.server.web;
 
+import dev.svc.server.store.StoredAgent;
 import dev.svc.server.store.AgentStore;
 import io.vertx.core.Vertx;
 import dev.svc.server.store.Page;
 import dev.svc.server.store.ResultStore;
+import dev.svc.server.store.ResultStore.AgentName;
+import dev.svc.server.store.StoredResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -36,21 +39,21 @@ final class ResultPages {
 
   void list(RoutingContext ctx) {
     ResultListQuery q = ResultListQuery.of(ctx.queryParams());
-    Future<Page> page = q.errors().isEmpty()
+    Future<Page<StoredResult>> page = q.errors().isEmpty()
         ? results.list(q.filter("model"), q.filter("engine"), q.filter("suite_name"), q.filter("agent_id"),
             q.since(), q.until(), q.perPage(), q.offset())
-        : Future.succeededFuture(new Page(List.of(), 0));
+        : Future.succeededFuture(new Page<>(List.of(), 0));
     // the agents that have results (a filter on any other finds nothing): names, not whole rows
-    Future<List<JsonObject>> agents = results.agentsWithResults();
+    Future<List<AgentName>> agents = results.agentsWithResults();
     Future<List<String>> models = results.distinct(ResultStore.Facet.MODEL, MAX_SUGGESTIONS);
     Future<List<String>> engines = results.distinct(ResultStore.Facet.ENGINE, MAX_SUGGESTIONS);
     Future<List<String>> suites = results.distinct(ResultStore.Facet.SUITE, MAX_SUGGESTIONS);
     Future.all(page, agents, models, engines, suites).onSuccess(all -> {
       Map<String, String> agentNames = agents.result().stream()
-          .collect(Collectors.toMap(a -> a.getString("id"), a -> a.getString("name", a.getString("id")), (a, b) -> a));
+          .collect(Collectors.toMap(AgentName::id, AgentName::label, (a, b) -> a));
       List<Map<String, Object>> rows = new ArrayList<>();
       List<String> ids = new ArrayList<>();
-      for (JsonObject row : page.result().items()) {
+      for (StoredResult row : page.result().items()) {
         ResultDocument doc = ResultDocument.summaryOf(row);
         Map<String, Object> r = ResultDetailView.summary(doc);
         r.put("headline", PageRows.headline(doc.data()));
@@ -64,8 +67,7 @@ final class ResultPages {
       model.put("results", rows);
       model.put("filters", q.raw());
       model.put("errors", q.errors());
-      model.put("agents", agents.result().stream().map(a -> Map.of("id", a.getString("id"),
-          "name", a.getString("name", a.getString("id")))).toList());
+      model.put("agents", agents.result().stream().map(a -> Map.of("id", a.id(), "name", a.label())).toList());
       model.put("models", models.result());
       model.put("engines", engines.result());
       model.put("suites", suites.result());
@@ -86,7 +88,7 @@ final class ResultPages {
         return Future.succeededFuture(Optional.<Map<String, Object>>empty());
       }
       return vertx.executeBlocking(() -> ResultDocument.of(found.get()), false).compose(doc -> {
-        Future<Optional<JsonObject>> agent = doc.agentId() == null ? Future.succeededFuture(Optional.empty())
+        Future<Optional<StoredAgent>> agent = doc.agentId() == null ? Future.succeededFuture(Optional.empty())
             : agents.byIdIncludingDeleted(doc.agentId());
         return agent.map(a -> Optional.of(ResultDetailView.model(doc, a.orElse(null))));
       });
@@ -172,7 +174,7 @@ final class ResultPages {
    */
   Future<Loaded> load(List<String> ids) {
     return results.summaries(ids).compose(rows -> {
-      Set<String> known = rows.stream().map(r -> r.getString("id")).collect(Collectors.toSet());
+      Set<String> known = rows.stream().map(StoredResult::id).collect(Collectors.toSet());
       List<String> missing = ids.stream().filter(id -> !known.contains(id)).toList();
       if (!missing.isEmpty()) {
         return Future.succeededFuture(new Loaded(List.of(), missing));

@@ -2,8 +2,8 @@ package dev.svc.server.web;
 
 import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
-import dev.svc.server.store.Flags;
-import dev.svc.server.store.StoredJson;
+import dev.svc.server.store.StoredCampaign;
+import dev.svc.server.store.StoredQuickTest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -26,57 +26,54 @@ final class RunRows {
     return CampaignStatus.parse(campaignStatus).map(CampaignStatus::canCancel).orElse(false);
   }
 
-  static Map<String, Object> quickTest(JsonObject row) {
+  static Map<String, Object> quickTest(StoredQuickTest t) {
     Map<String, Object> out = new LinkedHashMap<>();
-    String status = row.getString("status");
-    out.put("id", row.getString("id"));
-    out.put("model", row.getString("model_path"));
-    out.put("model_name", baseName(row.getString("model_path")));
-    out.put("engine", row.getString("engine_name"));
-    out.put("benchmark", row.getString("benchmark_name"));
-    out.put("suite", row.getString("suite_name"));
-    out.put("agent_id", row.getString("agent_id"));
-    out.put("agent", row.getString("agent_name") == null ? row.getString("agent_id") : row.getString("agent_name"));
-    out.put("agent_deleted", row.getString("agent_deleted_at") != null);
-    out.put("status", status);
-    out.put("active", isActive(status));
-    out.put("force", Flags.isTrue(row.getValue("force")));
-    out.put("error", row.getString("error"));
-    out.put("attempts", row.getValue("attempts"));
-    out.put("result_id", row.getString("result_id"));
-    out.put("campaign_id", row.getString("campaign_id"));
-    out.put("campaign_row", row.getValue("campaign_row") instanceof Number n ? n.intValue() + 1 : null);
-    out.put("created_at", row.getString("created_at"));
-    out.put("dispatched_at", row.getString("dispatched_at"));
-    out.put("started_at", row.getString("started_at"));
-    out.put("completed_at", row.getString("completed_at"));
+    out.put("id", t.id());
+    out.put("model", t.modelPath());
+    out.put("model_name", baseName(t.modelPath()));
+    out.put("engine", t.engineName());
+    out.put("benchmark", t.benchmarkName());
+    out.put("suite", t.suiteName());
+    out.put("agent_id", t.agentId());
+    out.put("agent", t.agentLabel());
+    out.put("agent_deleted", t.agentDeletedAt() != null);
+    out.put("status", t.status());
+    out.put("active", isActive(t.status()));
+    out.put("force", t.force());
+    out.put("error", t.error());
+    out.put("attempts", t.attempts());
+    out.put("result_id", t.resultId());
+    out.put("campaign_id", t.campaignId());
+    out.put("campaign_row", t.campaignRow() == null ? null : t.campaignRow() + 1);
+    out.put("created_at", t.createdAt());
+    out.put("dispatched_at", t.dispatchedAt());
+    out.put("started_at", t.startedAt());
+    out.put("completed_at", t.completedAt());
     return out;
   }
 
-  static Map<String, Object> campaign(JsonObject row) {
+  static Map<String, Object> campaign(StoredCampaign c) {
     Map<String, Object> out = new LinkedHashMap<>();
-    String status = row.getString("status");
-    int succeeded = count(row, "succeeded");
-    int failed = count(row, "failed");
-    int skipped = count(row, "skipped");
-    int total = count(row, "total_runs");
-    JsonObject config = java.util.Objects.requireNonNullElseGet(StoredJson.object(row.getString("config")), JsonObject::new);
-    out.put("id", row.getString("id"));
-    out.put("name", row.getString("name"));
-    out.put("description", row.getString("description"));
-    out.put("agent_id", row.getString("agent_id"));
-    out.put("agent", row.getString("agent_name") == null ? row.getString("agent_id") : row.getString("agent_name"));
-    out.put("status", status);
-    out.put("can_cancel", isLive(status));
-    out.put("can_launch", CampaignStatus.parse(status).map(CampaignStatus::canLaunch).orElse(false));
-    out.put("total", total);
+    int succeeded = count(c.succeeded());
+    int failed = count(c.failed());
+    int skipped = count(c.skipped());
+    JsonObject config = java.util.Objects.requireNonNullElseGet(c.configObject(), JsonObject::new);
+    out.put("id", c.id());
+    out.put("name", c.name());
+    out.put("description", c.description());
+    out.put("agent_id", c.agentId());
+    out.put("agent", c.agentLabel());
+    out.put("status", c.status());
+    out.put("can_cancel", isLive(c.status()));
+    out.put("can_launch", CampaignStatus.parse(c.status()).map(CampaignStatus::canLaunch).orElse(false));
+    out.put("total", count(c.totalRuns()));
     out.put("succeeded", succeeded);
     out.put("failed", failed);
     out.put("skipped", skipped);
     out.put("done", succeeded + failed + skipped);
-    out.put("created_at", row.getString("created_at"));
-    out.put("started_at", row.getString("started_at"));
-    out.put("completed_at", row.getString("completed_at"));
+    out.put("created_at", c.createdAt());
+    out.put("started_at", c.startedAt());
+    out.put("completed_at", c.completedAt());
     out.put("models", names(config.getValue("models"), "path"));
     out.put("engines", names(config.getValue("engines"), "name"));
     out.put("benchmarks", names(config.getValue("benchmarks"), null));
@@ -86,18 +83,18 @@ final class RunRows {
   }
 
   /** One row of a campaign: the quick test made for it. */
-  static Map<String, Object> campaignRow(JsonObject row) {
+  static Map<String, Object> campaignRow(StoredQuickTest t) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("id", row.getString("id"));
-    out.put("number", row.getValue("campaign_row") instanceof Number n ? n.intValue() + 1 : null);
-    out.put("model", row.getString("model_path"));
-    out.put("model_name", baseName(row.getString("model_path")));
-    out.put("engine", row.getString("engine_name"));
-    out.put("benchmark", row.getString("benchmark_name"));
-    out.put("status", row.getString("status"));
-    out.put("error", row.getString("error"));
-    out.put("result_id", row.getString("result_id"));
-    out.put("completed_at", row.getString("completed_at"));
+    out.put("id", t.id());
+    out.put("number", t.campaignRow() == null ? null : t.campaignRow() + 1);
+    out.put("model", t.modelPath());
+    out.put("model_name", baseName(t.modelPath()));
+    out.put("engine", t.engineName());
+    out.put("benchmark", t.benchmarkName());
+    out.put("status", t.status());
+    out.put("error", t.error());
+    out.put("result_id", t.resultId());
+    out.put("completed_at", t.completedAt());
     return out;
   }
 
@@ -112,8 +109,8 @@ final class RunRows {
     return name.isEmpty() ? path : name;
   }
 
-  private static int count(JsonObject row, String key) {
-    return row.getValue(key) instanceof Number n ? n.intValue() : 0;
+  private static int count(Integer value) {
+    return value == null ? 0 : value;
   }
 
 

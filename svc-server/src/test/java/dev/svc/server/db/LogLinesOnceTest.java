@@ -6,6 +6,7 @@ import dev.svc.core.EventLoops;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.faults.ThrowawayPostgres;
+import dev.svc.server.store.LogLine;
 import dev.svc.server.store.Event;
 import dev.svc.server.store.EventStore;
 import dev.svc.server.store.QuickTestStore;
@@ -119,9 +120,9 @@ class LogLinesOnceTest {
       assertThat(firstCost).as("statements for a 100-line batch").isBetween(1, 3);
       assertThat(retry).isEqualTo(LogAppend.DUPLICATE);
       assertThat(retryCost).as("statements for a retried batch").isBetween(1, 2);
-      List<JsonObject> stored = store.lines(testId, 0, 1000).await();
-      assertThat(stored).extracting(l -> l.getString("line")).isEqualTo(lines);
-      List<Long> ids = stored.stream().map(l -> l.getLong("id")).toList();
+      List<LogLine> stored = store.lines(testId, 0, 1000).await();
+      assertThat(stored).extracting(LogLine::line).isEqualTo(lines);
+      List<Long> ids = stored.stream().map(LogLine::id).toList();
       assertThat(ids).isSorted().doesNotHaveDuplicates();
       assertThat(store.afterForSource(testId, 0, 1000).await()).hasSize(100)
           .allSatisfy(e -> assertThat(e.getString("type")).isEqualTo("log"));

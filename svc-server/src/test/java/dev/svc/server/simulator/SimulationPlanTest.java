@@ -24,16 +24,12 @@ class SimulationPlanTest {
     return Benchmarks.all();
   }
 
-  private static JsonObject agent(String gpu, int count) {
-    return new JsonObject().put("id", "a1").put("name", "sim").put("gpu_info", gpu).put("gpu_count", count)
-        .put("cpu_info", "AMD EPYC 9654").put("cpu_arch", "amd64").put("ram_gb", 512)
-        .put("environment_type", "native_linux");
+  private static SimulatedHost agent(String gpu, int count) {
+    return SimulatedHost.of("a1", "sim", gpu, count, "AMD EPYC 9654", "amd64", 512, "native_linux", null);
   }
 
-  private static JsonObject test(String engine, String benchmark) {
-    return new JsonObject().put("id", "t1").put("agent_id", "a1").put("model_path", "/models/llama-3-8b")
-        .put("engine_name", engine).put("benchmark_name", benchmark).put("suite_name", "quick")
-        .put("command_id", "c1");
+  private static SimulatedTest test(String engine, String benchmark) {
+    return new SimulatedTest("/models/llama-3-8b", engine, benchmark, "quick");
   }
 
   private static SimulationPlan plan(String engine, String benchmark, String gpu, int count, int seed) {

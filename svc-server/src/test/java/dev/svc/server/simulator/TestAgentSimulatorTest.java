@@ -261,7 +261,12 @@ class TestAgentSimulatorTest {
           .stream().map(l -> ((JsonObject) l).getString("line")).toList();
       JsonObject agent = second.get("/api/v1/agents/" + test.getString("agent_id")).bodyAsJsonObject();
       int seed = Simulation.seedOf(testId);
-      SimulationPlan plan = SimulationPlan.create(test, agent, EngineCatalog.defaults().find("vllm").orElseThrow(), seed,
+      SimulatedTest planned = new SimulatedTest(test.getString("model_path"), test.getString("engine_name"),
+          test.getString("benchmark_name"), test.getString("suite_name"));
+      SimulatedHost host = SimulatedHost.of(agent.getString("id"), agent.getString("name"), agent.getString("gpu_info"),
+          agent.getInteger("gpu_count"), agent.getString("cpu_info"), agent.getString("cpu_arch"),
+          agent.getInteger("ram_gb"), agent.getString("environment_type"), agent.getString("fingerprint"));
+      SimulationPlan plan = SimulationPlan.create(planned, host, EngineCatalog.defaults().find("vllm").orElseThrow(), seed,
           new SplittableRandom(seed), Timestamps.parse(test.getString("started_at")).orElseThrow());
       assertThat(lines).containsExactlyElementsOf(plan.lines());
       assertThat(lines.stream().filter(l -> l.startsWith("svc "))).hasSize(1);
