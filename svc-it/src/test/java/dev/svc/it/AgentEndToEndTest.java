@@ -26,7 +26,7 @@ class AgentEndToEndTest extends WithServer {
   @Test
   void anEnrolledAgentShowsThisMachinesHardwareOnTheAgentsPages() throws Exception {
     try (AgentProcess agent = AgentProcess.enrol(server, "e2e-hardware").start()) {
-      JsonObject expected = SystemInfo.collect(new NvidiaSmi("/nonexistent/nvidia-smi"));
+      JsonObject expected = SystemInfo.collect(new NvidiaSmi("/nonexistent/nvidia-smi")).toJson();
       String cpuModel = expected.getJsonObject("cpu").getString("model");
       assertThat(Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name")).findFirst())
           .hasValueSatisfying(line -> assertThat(line).endsWith(cpuModel));

@@ -3,6 +3,7 @@ package dev.svc.agent.hardware;
 import com.github.dockerjava.api.DockerClient;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
+import dev.svc.bench.hardware.MachineInfo;
 import dev.svc.bench.hardware.NvidiaSmi;
 import dev.svc.bench.hardware.SystemInfo;
 import dev.svc.core.CpuArch;
@@ -12,7 +13,6 @@ import dev.svc.engines.EngineCatalog;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.lifecycle.DockerClients;
 import dev.svc.engines.lifecycle.EngineImages;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -41,62 +41,50 @@ public final class HardwareProbe {
 
   /** The registration body for this host and configuration. */
   public static Registration registration(AgentHome home, AgentConfig config) {
-    JsonObject info = SystemInfo.collect(new NvidiaSmi(config.nvidiaSmi()));
+    MachineInfo info = SystemInfo.collect(new NvidiaSmi(config.nvidiaSmi()));
     return registration(config, info, hostname(), capabilities(home), ramType(), storageTypes());
   }
 
   /** The body from a collected {@link SystemInfo}; the rest as found on the host. */
-  static Registration registration(AgentConfig config, JsonObject info, String hostname, List<String> capabilities,
+  static Registration registration(AgentConfig config, MachineInfo info, String hostname, List<String> capabilities,
       String ramType, List<String> storageTypes) {
-    JsonObject gpu = unifiedMemoryFallback(info.getJsonObject("gpu"), info.getDouble("ram_gb"));
-    JsonObject cpu = info.getJsonObject("cpu");
-    int ramGb = (int) Math.round(info.getDouble("ram_gb"));
-    int gpuCount = gpu.getInteger("count", 0);
-    String gpuModel = gpu.getString("model");
-    Double vram = gpu.getDouble("vram_gb");
+    MachineInfo.Gpu gpu = info.gpu();
+    MachineInfo.Cpu cpu = info.cpu();
+    int ramGb = (int) Math.round(info.ramGb());
+    // a GPU listed without memory of its own (nvidia-smi's [N/A]) shares the system's: its VRAM is the RAM
+    boolean unifiedMemory = gpu.count() > 0 && gpu.vramGb() == null;
+    Double vram = unifiedMemory ? Double.valueOf(Math.round(info.ramGb() * 10) / 10.0) : gpu.vramGb();
+    String gpuModel = gpu.model();
     String gpuInfo = gpuModel == null ? "" : gpuModel + (vram == null ? "" : " " + Math.round(vram) + "GB");
-    JsonArray storage = info.getJsonArray("storage", new JsonArray());
-    JsonObject disk = storage.isEmpty() ? new JsonObject() : storage.getJsonObject(0);
-    String diskModel = disk.getString("model", "");
-    JsonArray capability = gpu.getJsonArray("compute_capability");
+    String diskModel = info.storage().isEmpty() ? "" : info.storage().get(0).model();
+    List<Integer> capability = gpu.computeCapability();
+    String arch = CpuArch.normalize(cpu.arch());
 
     JsonObject details = new JsonObject()
         .put("gpu_model", gpuModel == null ? "" : gpuModel)
         .put("gpu_vram_gb", vram)
-        .put("gpu_count", gpuCount)
-        .put("gpu_compute_capability", capability == null ? "" : capability.getInteger(0) + "." + capability.getInteger(1))
-        .put("gpu_unified_memory", gpu.getBoolean("unified_memory", false))
-        .put("cpu_model", cpu.getString("model"))
-        .put("cpu_arch", CpuArch.normalize(cpu.getString("arch")))
-        .put("cpu_cores", cpu.getInteger("cores"))
-        .put("cpu_threads", cpu.getInteger("threads"))
+        .put("gpu_count", gpu.count())
+        .put("gpu_compute_capability", capability == null ? "" : capability.get(0) + "." + capability.get(1))
+        .put("gpu_unified_memory", unifiedMemory)
+        .put("cpu_model", cpu.model())
+        .put("cpu_arch", arch)
+        .put("cpu_cores", cpu.cores())
+        .put("cpu_threads", cpu.threads())
         .put("ram_gb", ramGb)
         .put("ram_type", ramType)
         .put("storage_brand", diskModel.isBlank() ? "unknown" : diskModel.split("\\s+")[0])
         .put("storage_model", diskModel.isBlank() ? "unknown" : diskModel)
         .put("storage_type", storageTypes.isEmpty() ? "unknown" : storageTypes.get(0))
-        .put("cuda_version", info.getString("cuda_version", ""))
-        .put("driver_version", info.getString("driver_version", ""))
-        .put("os", info.getString("os"))
-        .put("kernel", info.getString("kernel"))
-        .put("environment_type", info.getString("environment_type"))
-        .put("fingerprint", info.getString("fingerprint"));
+        .put("cuda_version", info.cudaVersion() == null ? "" : info.cudaVersion())
+        .put("driver_version", info.driverVersion() == null ? "" : info.driverVersion())
+        .put("os", info.os())
+        .put("kernel", info.kernel())
+        .put("environment_type", info.environmentType())
+        .put("fingerprint", info.fingerprint());
 
     String name = config.name() == null || config.name().isBlank() ? hostname : config.name();
-    String arch = CpuArch.normalize(cpu.getString("arch"));
-    return new Registration(name, hostname, config.port(), gpuInfo, gpuCount, cpu.getString("model"), arch, ramGb,
-        info.getString("environment_type"), fingerprint(details), SvcVersion.version(), capabilities, details);
-  }
-
-  /**
-   * A GPU listed without memory of its own (nvidia-smi's [N/A]) shares the system's: its VRAM is
-   * the RAM. Marked {@code unified_memory} so the dashboard can say so.
-   */
-  static JsonObject unifiedMemoryFallback(JsonObject gpu, double ramGb) {
-    if (gpu.getInteger("count", 0) > 0 && gpu.getValue("vram_gb") == null) {
-      return gpu.copy().put("vram_gb", Math.round(ramGb * 10) / 10.0).put("unified_memory", true);
-    }
-    return gpu;
+    return new Registration(name, hostname, config.port(), gpuInfo, gpu.count(), cpu.model(), arch, ramGb,
+        info.environmentType(), fingerprint(details), SvcVersion.version(), capabilities, details);
   }
 
   /** The protocol's fingerprint: the `_`-joined parts that identify the machine's class. */

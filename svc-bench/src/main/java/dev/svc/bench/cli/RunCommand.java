@@ -144,7 +144,7 @@ public final class RunCommand implements Callable<Integer> {
         .resolve(engine).resolve(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC)));
     NvidiaSmi smi = NvidiaSmi.system();
     NvidiaSmi.Listing gpus = smi.gpus(); // once: the fingerprint and the memory tracker both need it
-    JsonObject systemInfo = SystemInfo.collect(smi, gpus);
+    JsonObject systemInfo = SystemInfo.collect(smi, gpus).toJson();
     MemoryTracker memory = MemoryTracker.detect(smi, gpus);
     String startedAt = SuiteRun.startedAt();
     long started = System.nanoTime();

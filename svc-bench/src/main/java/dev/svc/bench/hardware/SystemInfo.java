@@ -1,12 +1,11 @@
 package dev.svc.bench.hardware;
 
 import dev.svc.core.CpuArch;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import oshi.hardware.CentralProcessor;
@@ -25,64 +24,55 @@ public final class SystemInfo {
   private SystemInfo() {
   }
 
-  public static JsonObject collect(NvidiaSmi smi) {
+  public static MachineInfo collect(NvidiaSmi smi) {
     return collect(smi, smi.gpus());
   }
 
   /** The fingerprint with the GPUs {@code listing} found (read once for a whole run). */
-  public static JsonObject collect(NvidiaSmi smi, NvidiaSmi.Listing listing) {
+  public static MachineInfo collect(NvidiaSmi smi, NvidiaSmi.Listing listing) {
     oshi.SystemInfo oshi = new oshi.SystemInfo();
     HardwareAbstractionLayer hal = oshi.getHardware();
     CentralProcessor cpu = hal.getProcessor();
     OperatingSystem os = oshi.getOperatingSystem();
     List<GpuInfo> gpus = listing.gpus();
 
-    JsonObject out = new JsonObject();
-    out.put("gpu", gpu(gpus, listing.problem()));
-    out.put("cpu", new JsonObject().put("model", cpu.getProcessorIdentifier().getName().trim())
-        .put("arch", CpuArch.ofThisMachine().wireName())
-        .put("cores", cpu.getPhysicalProcessorCount()).put("threads", cpu.getLogicalProcessorCount()));
-    out.put("ram_gb", Math.round(hal.getMemory().getTotal() / 1e9 * 10) / 10.0);
-    out.put("storage", storage(hal.getDiskStores()));
-    out.put("cuda_version", gpus.isEmpty() ? null : smi.cudaVersion().orElse(null));
-    out.put("driver_version", gpus.isEmpty() ? null : gpus.get(0).driverVersion());
-    out.put("os", os.toString());
-    out.put("kernel", os.getVersionInfo().getBuildNumber());
-    out.put("environment_type", EnvironmentType.detect(Path.of("/"), System.getenv(), gpus));
-    out.put("fingerprint", fingerprint(out));
-    return out;
+    MachineInfo.Gpu gpu = gpu(gpus, listing.problem());
+    MachineInfo.Cpu processor = new MachineInfo.Cpu(cpu.getProcessorIdentifier().getName().trim(),
+        CpuArch.ofThisMachine().wireName(), cpu.getPhysicalProcessorCount(), cpu.getLogicalProcessorCount());
+    double ramGb = Math.round(hal.getMemory().getTotal() / 1e9 * 10) / 10.0;
+    String environment = EnvironmentType.detect(Path.of("/"), System.getenv(), gpus);
+    return new MachineInfo(gpu, processor, ramGb, storage(hal.getDiskStores()),
+        gpus.isEmpty() ? null : smi.cudaVersion().orElse(null), gpus.isEmpty() ? null : gpus.get(0).driverVersion(),
+        os.toString(), os.getVersionInfo().getBuildNumber(), environment,
+        fingerprint(gpu, processor, ramGb, environment));
   }
 
-  static JsonObject gpu(List<GpuInfo> gpus, String problem) {
+  static MachineInfo.Gpu gpu(List<GpuInfo> gpus, String problem) {
     if (gpus.isEmpty()) {
-      return new JsonObject().putNull("model").putNull("vram_gb").put("count", 0).putNull("compute_capability")
-          .put("reason", problem);
+      return new MachineInfo.Gpu(null, null, 0, null, problem);
     }
     GpuInfo first = gpus.get(0);
-    return new JsonObject().put("model", first.name())
-        .put("vram_gb", first.memoryTotalMb() == null ? null : Math.round(first.memoryTotalMb() / 1024.0 * 10) / 10.0)
-        .put("count", gpus.size())
-        .put("compute_capability", first.computeCapability() == null ? null
-            : new JsonArray().add(first.computeCapability()[0]).add(first.computeCapability()[1]));
+    int[] cc = first.computeCapability();
+    return new MachineInfo.Gpu(first.name(),
+        first.memoryTotalMb() == null ? null : Math.round(first.memoryTotalMb() / 1024.0 * 10) / 10.0,
+        gpus.size(), cc == null ? null : List.of(cc[0], cc[1]), null);
   }
 
-  private static JsonArray storage(List<HWDiskStore> disks) {
-    JsonArray out = new JsonArray();
+  private static List<MachineInfo.Disk> storage(List<HWDiskStore> disks) {
+    List<MachineInfo.Disk> out = new ArrayList<>();
     for (HWDiskStore disk : disks) {
       if (disk.getSize() <= 0) {
         continue;
       }
-      out.add(new JsonObject().put("name", disk.getName()).put("model", disk.getModel().trim())
-          .put("size_gb", Math.round(disk.getSize() / 1e9)));
+      out.add(new MachineInfo.Disk(disk.getName(), disk.getModel().trim(), Math.round(disk.getSize() / 1e9)));
     }
     return out;
   }
 
   /** SHA-256 (first 16 hex digits) of GPU model and count, CPU model, RAM and environment type. */
-  static String fingerprint(JsonObject info) {
-    String basis = String.join("|", String.valueOf(info.getJsonObject("gpu").getValue("model")),
-        String.valueOf(info.getJsonObject("gpu").getValue("count")), info.getJsonObject("cpu").getString("model"),
-        String.valueOf(Math.round(info.getDouble("ram_gb"))), info.getString("environment_type"));
+  static String fingerprint(MachineInfo.Gpu gpu, MachineInfo.Cpu cpu, double ramGb, String environmentType) {
+    String basis = String.join("|", String.valueOf(gpu.model()), String.valueOf(gpu.count()), cpu.model(),
+        String.valueOf(Math.round(ramGb)), environmentType);
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(basis.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest).substring(0, 16);

@@ -23,7 +23,7 @@ class SystemInfoTest {
 
   @Test
   void describesThisMachineAndItsGpus() throws Exception {
-    JsonObject info = SystemInfo.collect(new NvidiaSmi(fake("two-gpus")));
+    JsonObject info = SystemInfo.collect(new NvidiaSmi(fake("two-gpus"))).toJson();
     assertThat(info.getJsonObject("gpu")).isEqualTo(new JsonObject().put("model", "NVIDIA H100 80GB HBM3")
         .put("vram_gb", 79.6).put("count", 2).put("compute_capability", new JsonArray().add(9).add(0)));
     assertThat(info.getString("cuda_version")).isEqualTo("12.4");
@@ -34,13 +34,13 @@ class SystemInfoTest {
     assertThat(info.getDouble("ram_gb")).isGreaterThan(0.5);
     assertThat(info.getString("os")).isNotBlank();
     assertThat(info.getString("fingerprint")).matches("[0-9a-f]{16}");
-    assertThat(SystemInfo.collect(new NvidiaSmi(fake("two-gpus"))).getString("fingerprint"))
+    assertThat(SystemInfo.collect(new NvidiaSmi(fake("two-gpus"))).fingerprint())
         .isEqualTo(info.getString("fingerprint"));
   }
 
   @Test
   void withoutAGpuTheGpuFieldsAreNullWithTheReason() {
-    JsonObject info = SystemInfo.collect(new NvidiaSmi("/nonexistent/nvidia-smi"));
+    JsonObject info = SystemInfo.collect(new NvidiaSmi("/nonexistent/nvidia-smi")).toJson();
     JsonObject gpu = info.getJsonObject("gpu");
     assertThat(gpu.getValue("model")).isNull();
     assertThat(gpu.getInteger("count")).isZero();
