@@ -1,6 +1,7 @@
 package dev.svc.server.dispatch;
 
 import dev.svc.core.Ids;
+import dev.svc.core.protocol.BadMessage;
 import dev.svc.core.protocol.HeartbeatAnswer;
 import dev.svc.core.protocol.HeartbeatAnswer.Command;
 import dev.svc.core.protocol.RunTest;
@@ -24,7 +25,6 @@ import dev.svc.server.quicktests.TestTransitions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -111,9 +111,15 @@ public final class HeartbeatDispatcher extends VerticleBase {
   // --- heartbeats ---
 
   private void heartbeat(Message<JsonObject> message) {
-    String agentId = message.body().getString("agent_id");
-    JsonObject metrics = message.body().getJsonObject("metrics");
-    JsonArray acks = message.body().getJsonArray("acked_command_ids");
+    HeartbeatRequest request;
+    try {
+      request = HeartbeatRequest.parse(message.body());
+    } catch (BadMessage e) {
+      message.fail(400, e.getMessage());
+      return;
+    }
+    String agentId = request.agentId();
+    JsonObject metrics = request.heartbeat().metrics();
     Instant at = Instant.now();
     Future<JsonObject> reply;
     try {
@@ -121,8 +127,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
           .orElseThrow(() -> new IllegalStateException("Agent " + agentId + " vanished"));
       Map<String, String> settings = fleet.settings(agentId);
       reply = store(agent, metrics, at)
-          .compose(v -> commandsFor(agentId, metrics.getString("current_task"),
-              acks == null ? null : acks.stream().map(String::valueOf).toList(),
+          .compose(v -> commandsFor(agentId, request.heartbeat().currentTask(), request.heartbeat().ackedCommandIds(),
               AgentSettings.heartbeatIntervalS(settings)))
           .map(list -> new HeartbeatAnswer(Optional.empty(), Optional.of(new JsonObject(new LinkedHashMap<>(settings))),
               list).toJson());

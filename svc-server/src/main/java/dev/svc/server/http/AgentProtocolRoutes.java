@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.server.dispatch.HeartbeatRequest;
 import dev.svc.server.store.StoredAgent;
 import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.protocol.Registration;
@@ -19,12 +20,10 @@ import dev.svc.server.store.NewAgent;
 import dev.svc.server.store.Sql;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import java.util.List;
 
 
 /**
@@ -161,8 +160,6 @@ public final class AgentProtocolRoutes implements ApiArea {
     }
     // every metric within what the hardware can report: the dashboard and the dispatcher trust them
     Heartbeat beat = Body.wire(() -> Heartbeat.parse(Body.orEmpty(ctx).json()));
-    JsonObject metrics = beat.metrics();
-    List<String> acks = beat.ackedCommandIds();
     // the agent comes from memory (LiveFleet): a heartbeat that changes nothing never waits on the database
     String idOrName = ctx.pathParam("id");
     LiveFleet.Agent agent = agents.fleet().liveByIdOrName(idOrName)
@@ -176,14 +173,11 @@ public final class AgentProtocolRoutes implements ApiArea {
       ClientCertificates.requireFor(ctx, ca, agents::certificateRevoked, guard, agent.name());
     }
     String id = agent.id();
-    JsonObject request = new JsonObject().put("agent_id", id).put("metrics", metrics);
-    if (acks != null) {
-      request.put("acked_command_ids", new JsonArray(List.copyOf(acks)));
-    }
-    return vertx.eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT, request).map(reply -> {
-      Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).mergeIn(reply.body()));
-      return null;
-    });
+    return vertx.eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT, new HeartbeatRequest(id, beat).toJson())
+        .map(reply -> {
+          Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).mergeIn(reply.body()));
+          return null;
+        });
   }
 
   private Future<Void> agentStatusEvent(String id, String name, String status) {
