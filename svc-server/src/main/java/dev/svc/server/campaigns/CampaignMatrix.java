@@ -1,7 +1,5 @@
 package dev.svc.server.campaigns;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,40 +9,20 @@ import java.util.List;
  */
 final class CampaignMatrix {
 
-  static final String DEFAULT_SUITE = "quick";
-  static final String DEFAULT_BENCHMARK = "throughput";
-
   private CampaignMatrix() {
   }
 
-  static List<CampaignRow> rows(JsonObject config) {
-    JsonArray models = array(config, "models");
-    JsonArray engines = array(config, "engines");
-    JsonArray benchmarks = config.getJsonArray("benchmarks");
-    if (benchmarks == null || benchmarks.isEmpty()) {
-      benchmarks = new JsonArray().add(DEFAULT_BENCHMARK);
-    }
-    String suite = config.getString("suite_name", DEFAULT_SUITE);
-    boolean force = Boolean.TRUE.equals(config.getValue("force"));
+  static List<CampaignRow> rows(CampaignConfig config) {
     List<CampaignRow> rows = new ArrayList<>();
-    for (Object m : models) {
-      JsonObject model = m instanceof JsonObject ? (JsonObject) m : new JsonObject().put("path", String.valueOf(m));
-      String path = model.getString("path");
-      String name = model.getString("name", path);
-      for (Object e : engines) {
-        JsonObject engine = e instanceof JsonObject ? (JsonObject) e : new JsonObject().put("name", String.valueOf(e));
-        String engineSuite = engine.getString("suite", suite);
-        for (Object b : benchmarks) {
-          rows.add(new CampaignRow(rows.size(), name, path, engine.getString("name"), String.valueOf(b), engineSuite,
-              force));
+    for (CampaignConfig.Model model : config.models()) {
+      for (CampaignConfig.Engine engine : config.engines()) {
+        String suite = engine.suite() == null ? config.suiteName() : engine.suite();
+        for (String benchmark : config.benchmarks()) {
+          rows.add(new CampaignRow(rows.size(), model.name(), model.path(), engine.name(), benchmark, suite,
+              config.force()));
         }
       }
     }
     return rows;
-  }
-
-  private static JsonArray array(JsonObject config, String key) {
-    JsonArray value = config.getJsonArray(key);
-    return value == null ? new JsonArray() : value;
   }
 }

@@ -102,7 +102,7 @@ final class CampaignRun {
         return Future.succeededFuture();
       }
       StoredCampaign campaign = found.get();
-      rows = CampaignMatrix.rows(java.util.Objects.requireNonNullElseGet(campaign.configObject(), JsonObject::new));
+      rows = CampaignMatrix.rows(CampaignConfig.stored(campaign.configObject()));
       return services.agents().byId(campaign.agentId()).compose(live -> {
         if (live.isEmpty()) {
           failCampaign("Agent " + campaign.agentId() + " was deleted", 0);

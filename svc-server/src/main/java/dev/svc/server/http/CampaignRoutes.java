@@ -21,6 +21,7 @@ import dev.svc.server.events.EventLog.Written;
 import dev.svc.engines.Compatibility;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.Verdict;
+import dev.svc.server.campaigns.CampaignConfig;
 import dev.svc.server.store.StoredCampaign;
 import dev.svc.server.store.StoredQuickTest;
 import io.vertx.core.Future;
@@ -30,6 +31,8 @@ import io.vertx.core.Handler;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Campaigns: create (validated), list, detail with counters and rows, launch, cancel, logs, delete. */
 public final class CampaignRoutes implements ApiArea {
@@ -98,22 +101,17 @@ public final class CampaignRoutes implements ApiArea {
       throw ApiError.badRequest("Field 'config' is required");
     }
     Body config = Body.parse(rawConfig.toBuffer(), false);
-    JsonArray models = normalizeModels(config.optArray("models"));
-    JsonArray engines = normalizeEngines(config.optArray("engines"));
-    JsonArray benchmarks = normalizeBenchmarks(config.optArray("benchmarks"));
-    String suite = config.optString("suite_name", "quick");
-    boolean force = config.optBool("force", false);
-    int total = models.size() * engines.size() * benchmarks.size();
+    CampaignConfig matrix = new CampaignConfig(models(config.optArray("models")), engines(config.optArray("engines")),
+        benchmarks(config.optArray("benchmarks")), config.optString("suite_name", "quick"), config.optBool("force", false));
+    int total = matrix.runs();
     if (total > MAX_MATRIX) {
       throw ApiError.badRequest("A campaign may have at most " + MAX_MATRIX + " runs (models × engines × benchmarks)");
     }
-    JsonObject normalized = new JsonObject().put("models", models).put("engines", engines).put("benchmarks", benchmarks)
-        .put("suite_name", suite).put("force", force);
     return agents.byId(agentId).compose(found -> {
       StoredAgent agent = found.orElseThrow(() -> ApiError.notFound("Agent '" + agentId + "' not found"));
-      checkMatrix(agent, models, engines, force);
+      checkMatrix(agent, matrix);
       String id = Ids.newId();
-      return events.write(conn -> campaigns.insert(conn, id, name, description, agentId, normalized, total)
+      return events.write(conn -> campaigns.insert(conn, id, name, description, agentId, matrix.toJson(), total)
           .map(v -> Written.of((Void) null, new Event(id, EventType.CAMPAIGN_CREATED,
               new JsonObject().put("campaign_id", id).put("name", name)))))
           .compose(v -> detail(id));
@@ -123,11 +121,11 @@ public final class CampaignRoutes implements ApiArea {
     });
   }
 
-  private static JsonArray normalizeModels(JsonArray models) {
+  private static List<CampaignConfig.Model> models(JsonArray models) {
     if (models == null || models.isEmpty()) {
       throw ApiError.badRequest("config.models must be a non-empty list");
     }
-    JsonArray out = new JsonArray();
+    List<CampaignConfig.Model> out = new ArrayList<>();
     for (Object m : models) {
       JsonObject model;
       if (m instanceof String) {
@@ -147,16 +145,16 @@ public final class CampaignRoutes implements ApiArea {
         throw ApiError.badRequest("config.models[].name must be a string");
       }
       TextFields.line("config.models[].name", (String) name, 1024);
-      out.add(new JsonObject().put("name", name == null ? checked : name).put("path", checked));
+      out.add(new CampaignConfig.Model(name == null ? checked : (String) name, checked));
     }
     return out;
   }
 
-  private JsonArray normalizeEngines(JsonArray engines) {
+  private List<CampaignConfig.Engine> engines(JsonArray engines) {
     if (engines == null || engines.isEmpty()) {
       throw ApiError.badRequest("config.engines must be a non-empty list");
     }
-    JsonArray out = new JsonArray();
+    List<CampaignConfig.Engine> out = new ArrayList<>();
     for (Object e : engines) {
       JsonObject engine;
       if (e instanceof String) {
@@ -174,23 +172,19 @@ public final class CampaignRoutes implements ApiArea {
       if (suite != null && !(suite instanceof String)) {
         throw ApiError.badRequest("config.engines[].suite must be a string");
       }
-      JsonObject norm = new JsonObject().put("name", this.engines.find((String) name).get().name());
-      if (suite != null) {
-        norm.put("suite", suite);
-      }
-      out.add(norm);
+      out.add(new CampaignConfig.Engine(this.engines.find((String) name).get().name(), (String) suite));
     }
     return out;
   }
 
-  private static JsonArray normalizeBenchmarks(JsonArray benchmarks) {
+  private static List<String> benchmarks(JsonArray benchmarks) {
     if (benchmarks == null) {
-      return new JsonArray().add("throughput");
+      return List.of("throughput");
     }
     if (benchmarks.isEmpty()) {
       throw ApiError.badRequest("config.benchmarks must be a non-empty list");
     }
-    JsonArray out = new JsonArray();
+    List<String> out = new ArrayList<>();
     for (Object b : benchmarks) {
       String name = b instanceof String ? Benchmarks.canonical((String) b).orElse(null) : null;
       if (name == null) {
@@ -201,12 +195,12 @@ public final class CampaignRoutes implements ApiArea {
     return out;
   }
 
-  private void checkMatrix(StoredAgent agent, JsonArray models, JsonArray engines, boolean force) {
+  private void checkMatrix(StoredAgent agent, CampaignConfig matrix) {
     CpuArch arch = CpuArch.parse(agent.cpuArch()).orElse(null);
-    for (Object e : engines) {
-      EngineSpec engine = this.engines.find(((JsonObject) e).getString("name")).orElseThrow();
-      for (Object m : models) {
-        Verdict v = Compatibility.check(engine, arch, ((JsonObject) m).getString("path"), force);
+    for (CampaignConfig.Engine e : matrix.engines()) {
+      EngineSpec engine = this.engines.find(e.name()).orElseThrow();
+      for (CampaignConfig.Model m : matrix.models()) {
+        Verdict v = Compatibility.check(engine, arch, m.path(), matrix.force());
         if (!v.compatible()) {
           throw ApiError.unprocessable(v.reason());
         }

@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.server.models.CatalogModel;
 import io.vertx.core.Vertx;
 import dev.svc.server.models.ModelCatalog;
 import dev.svc.server.settings.GlobalSettings;
@@ -68,13 +69,13 @@ public final class SettingsRoutes implements ApiArea {
     String query = ctx.request().getParam("q");
     return settings.effective().compose(s -> catalog.list(s.get(GlobalSettings.MODEL_DIR).value(),
         s.get(GlobalSettings.CATALOG_URL).value())).map(listing -> {
-          List<JsonObject> models = listing.models();
+          List<CatalogModel> models = listing.models();
           if (query != null && !query.isBlank()) {
-            models = models.stream().filter(m -> ModelCatalog.matches(m, query)).toList();
+            models = models.stream().filter(m -> m.matches(query)).toList();
           }
           int from = Math.min(page.offset(), models.size());
           int to = Math.min(from + page.perPage(), models.size());
-          JsonObject envelope = page.envelope(new JsonArray(List.copyOf(models.subList(from, to))), models.size());
+          JsonObject envelope = page.envelope(new JsonArray(models.subList(from, to).stream().map(CatalogModel::toJson).toList()), models.size());
           envelope.put("problems", new JsonArray(listing.problems()));
           Replies.ok(ctx, envelope);
           return null;

@@ -17,7 +17,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Models known to the catalog service: {@code manifest.json} in the model directory, and the
@@ -38,16 +37,7 @@ public final class ModelCatalog {
   }
 
   /** The models and the problems met while reading the manifests (never a failure for a missing file). */
-  public record Listing(List<JsonObject> models, List<String> problems) {
-  }
-
-  /** Whether a listed model's id or path contains {@code query} (case-insensitive); a blank query matches all. */
-  public static boolean matches(JsonObject model, String query) {
-    if (query == null || query.isBlank()) {
-      return true;
-    }
-    String haystack = model.getString("model_id") + " " + model.getString("path");
-    return haystack.toLowerCase(Locale.ROOT).contains(query.trim().toLowerCase(Locale.ROOT));
+  public record Listing(List<CatalogModel> models, List<String> problems) {
   }
 
   public Future<Listing> list(String modelDir, String catalogUrl) {
@@ -57,7 +47,7 @@ public final class ModelCatalog {
     }
     Future<Listing> remote = fetchRemote(catalogUrl);
     return Future.join(local, remote).transform(ar -> {
-      List<JsonObject> models = new ArrayList<>();
+      List<CatalogModel> models = new ArrayList<>();
       List<String> problems = new ArrayList<>();
       for (Future<Listing> f : List.of(local, remote)) {
         if (f.succeeded()) {
@@ -120,7 +110,7 @@ public final class ModelCatalog {
     if (items == null) {
       return new Listing(List.of(), List.of(origin + " must be a list of models or {\"models\": [...]}"));
     }
-    List<JsonObject> models = new ArrayList<>();
+    List<CatalogModel> models = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (Object item : items) {
       if (!(item instanceof JsonObject)) {
@@ -135,18 +125,22 @@ public final class ModelCatalog {
         continue;
       }
       Path resolved = path == null ? null : baseDir != null && !path.startsWith("/") ? baseDir.resolve(path) : Path.of(path);
-      JsonArray formats = m.getValue("formats") instanceof JsonArray ? m.getJsonArray("formats") : new JsonArray();
+      List<String> formats = new ArrayList<>();
+      if (m.getValue("formats") instanceof JsonArray listed) {
+        listed.forEach(f -> {
+          if (f instanceof String format && !format.isBlank()) {
+            formats.add(format);
+          }
+        });
+      }
       if (formats.isEmpty() && resolved != null) {
         (baseDir == null ? ModelFormats.detect(resolved.toString()) : ModelFormats.detect(resolved))
             .map(ModelFormat::wireName).ifPresent(formats::add);
       }
       Object size = m.getValue("size_bytes", m.getValue("size"));
-      models.add(new JsonObject()
-          .put("model_id", id == null ? resolved.getFileName().toString() : id)
-          .put("path", resolved == null ? id : resolved.toString())
-          .put("formats", formats)
-          .put("size_bytes", size instanceof Number ? ((Number) size).longValue() : null)
-          .put("source", source));
+      models.add(new CatalogModel(id == null ? resolved.getFileName().toString() : id,
+          resolved == null ? id : resolved.toString(), List.copyOf(formats),
+          size instanceof Number ? ((Number) size).longValue() : null, source));
     }
     return new Listing(models, problems);
   }

@@ -1,10 +1,10 @@
 package dev.svc.server.web;
 
+import dev.svc.server.models.CatalogModel;
 import dev.svc.server.models.ModelCatalog;
 import dev.svc.server.settings.GlobalSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,20 +33,15 @@ final class CatalogModels {
   /** Template maps: {@code id, path, formats (list), formats_attr ("gguf safetensors"), size, source}. */
   static List<Map<String, Object>> rows(ModelCatalog.Listing listing) {
     List<Map<String, Object>> out = new ArrayList<>();
-    for (JsonObject m : listing.models()) {
-      List<String> formats = new ArrayList<>();
-      m.getJsonArray("formats").forEach(f -> {
-        if (f instanceof String s && !s.isBlank()) {
-          formats.add(s.toLowerCase(Locale.ROOT));
-        }
-      });
+    for (CatalogModel m : listing.models()) {
+      List<String> formats = m.formats().stream().map(f -> f.toLowerCase(Locale.ROOT)).toList();
       Map<String, Object> row = new LinkedHashMap<>();
-      row.put("id", m.getString("model_id"));
-      row.put("path", m.getString("path"));
+      row.put("id", m.modelId());
+      row.put("path", m.path());
       row.put("formats", formats);
       row.put("formats_attr", String.join(" ", formats));
-      row.put("size", size(m.getLong("size_bytes")));
-      row.put("source", m.getString("source"));
+      row.put("size", size(m.sizeBytes()));
+      row.put("source", m.source());
       out.add(row);
     }
     return out;

@@ -1,9 +1,9 @@
 package dev.svc.server.web;
 
+import dev.svc.server.models.CatalogModel;
 import io.vertx.core.Vertx;
 import dev.svc.server.models.ModelCatalog;
 import dev.svc.server.settings.GlobalSettings;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +37,7 @@ final class ModelsPage {
       GlobalSettings.Value modelDir = settings.get(GlobalSettings.MODEL_DIR);
       GlobalSettings.Value catalogUrl = settings.get(GlobalSettings.CATALOG_URL);
       return catalog.list(modelDir.value(), catalogUrl.value()).map(listing -> {
-        List<JsonObject> matching = listing.models().stream().filter(m -> ModelCatalog.matches(m, query)).toList();
+        List<CatalogModel> matching = listing.models().stream().filter(m -> m.matches(query)).toList();
         int pages = Math.max(1, (matching.size() + PER_PAGE - 1) / PER_PAGE);
         int current = Math.min(page, pages);
         int from = (current - 1) * PER_PAGE;

@@ -1,5 +1,6 @@
 package dev.svc.server.web;
 
+import dev.svc.server.models.CatalogModel;
 import dev.svc.server.legacy.HeadlineMetric;
 import dev.svc.server.store.StoredAgent;
 import dev.svc.server.store.StoredResult;
@@ -91,16 +92,15 @@ final class PageRows {
   }
 
   /** A model of the catalog: id, path, formats, human-readable size and where it was listed. */
-  static Map<String, Object> model(JsonObject m) {
+  static Map<String, Object> model(CatalogModel m) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("model_id", m.getString("model_id"));
-    out.put("path", m.getString("path"));
-    JsonArray formats = m.getJsonArray("formats", new JsonArray());
-    out.put("formats", formats.stream().map(String::valueOf).toList());
-    Long size = m.getLong("size_bytes");
+    out.put("model_id", m.modelId());
+    out.put("path", m.path());
+    out.put("formats", m.formats());
+    Long size = m.sizeBytes();
     out.put("size", size == null ? "" : humanSize(size));
     out.put("size_bytes", size == null ? "" : String.valueOf(size));
-    out.put("source", m.getString("source"));
+    out.put("source", m.source());
     return out;
   }
 

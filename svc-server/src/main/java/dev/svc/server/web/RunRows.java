@@ -2,13 +2,10 @@ package dev.svc.server.web;
 
 import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.server.campaigns.CampaignConfig;
 import dev.svc.server.store.StoredCampaign;
 import dev.svc.server.store.StoredQuickTest;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Turns stored quick tests and campaigns into the plain maps the run pages show. */
@@ -57,7 +54,7 @@ final class RunRows {
     int succeeded = count(c.succeeded());
     int failed = count(c.failed());
     int skipped = count(c.skipped());
-    JsonObject config = java.util.Objects.requireNonNullElseGet(c.configObject(), JsonObject::new);
+    CampaignConfig config = CampaignConfig.stored(c.configObject());
     out.put("id", c.id());
     out.put("name", c.name());
     out.put("description", c.description());
@@ -74,11 +71,11 @@ final class RunRows {
     out.put("created_at", c.createdAt());
     out.put("started_at", c.startedAt());
     out.put("completed_at", c.completedAt());
-    out.put("models", names(config.getValue("models"), "path"));
-    out.put("engines", names(config.getValue("engines"), "name"));
-    out.put("benchmarks", names(config.getValue("benchmarks"), null));
-    out.put("suite", config.getString("suite_name", "quick"));
-    out.put("force", Boolean.TRUE.equals(config.getValue("force")));
+    out.put("models", config.models().stream().map(CampaignConfig.Model::path).toList());
+    out.put("engines", config.engines().stream().map(CampaignConfig.Engine::name).toList());
+    out.put("benchmarks", config.benchmarks());
+    out.put("suite", config.suiteName());
+    out.put("force", config.force());
     return out;
   }
 
@@ -111,21 +108,5 @@ final class RunRows {
 
   private static int count(Integer value) {
     return value == null ? 0 : value;
-  }
-
-
-  /** The {@code key} of each object in a config list (or each string, when {@code key} is null). */
-  private static List<String> names(Object list, String key) {
-    List<String> out = new ArrayList<>();
-    if (list instanceof JsonArray array) {
-      for (Object item : array) {
-        if (key == null && item instanceof String s) {
-          out.add(s);
-        } else if (key != null && item instanceof JsonObject o && o.getValue(key) instanceof String s) {
-          out.add(s);
-        }
-      }
-    }
-    return out;
   }
 }

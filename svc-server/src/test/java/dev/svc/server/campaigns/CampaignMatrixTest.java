@@ -21,7 +21,7 @@ class CampaignMatrixTest {
         .put("benchmarks", new JsonArray().add("throughput").add("latency"))
         .put("suite_name", "quick").put("force", true);
 
-    List<CampaignRow> rows = CampaignMatrix.rows(config);
+    List<CampaignRow> rows = CampaignMatrix.rows(CampaignConfig.stored(config));
 
     assertThat(rows).hasSize(8);
     assertThat(rows.stream().map(CampaignRow::label).collect(Collectors.toList())).containsExactly(
@@ -40,7 +40,7 @@ class CampaignMatrixTest {
         .put("models", new JsonArray().add(new JsonObject().put("path", "/m/a")))
         .put("engines", new JsonArray().add(new JsonObject().put("name", "vllm")));
 
-    List<CampaignRow> rows = CampaignMatrix.rows(config);
+    List<CampaignRow> rows = CampaignMatrix.rows(CampaignConfig.stored(config));
 
     assertThat(rows).containsExactly(new CampaignRow(0, "/m/a", "/m/a", "vllm", "throughput", "quick", false));
   }
