@@ -13,8 +13,8 @@ import java.util.List;
 public record CampaignConfig(List<Model> models, List<Engine> engines, List<String> benchmarks, String suiteName,
     boolean force) {
 
-  static final String DEFAULT_SUITE = "quick";
-  static final String DEFAULT_BENCHMARK = "throughput";
+  public static final String DEFAULT_SUITE = "quick";
+  public static final String DEFAULT_BENCHMARK = "throughput";
 
   /** A model to run: its display name and its path. */
   public record Model(String name, String path) {
@@ -45,7 +45,7 @@ public record CampaignConfig(List<Model> models, List<Engine> engines, List<Stri
   }
 
   /**
-   * A stored config (or null: an unreadable one, read as empty). A model or engine may be a bare
+   * A stored config; null (an unreadable one) reads as empty. A model or engine may be a bare
    * string; a missing suite is {@value #DEFAULT_SUITE}, missing benchmarks are
    * {@value #DEFAULT_BENCHMARK}.
    */

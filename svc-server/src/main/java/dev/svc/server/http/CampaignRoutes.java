@@ -102,7 +102,8 @@ public final class CampaignRoutes implements ApiArea {
     }
     Body config = Body.parse(rawConfig.toBuffer(), false);
     CampaignConfig matrix = new CampaignConfig(models(config.optArray("models")), engines(config.optArray("engines")),
-        benchmarks(config.optArray("benchmarks")), config.optString("suite_name", "quick"), config.optBool("force", false));
+        benchmarks(config.optArray("benchmarks")), config.optString("suite_name", CampaignConfig.DEFAULT_SUITE),
+        config.optBool("force", false));
     int total = matrix.runs();
     if (total > MAX_MATRIX) {
       throw ApiError.badRequest("A campaign may have at most " + MAX_MATRIX + " runs (models × engines × benchmarks)");
@@ -179,7 +180,7 @@ public final class CampaignRoutes implements ApiArea {
 
   private static List<String> benchmarks(JsonArray benchmarks) {
     if (benchmarks == null) {
-      return List.of("throughput");
+      return List.of(CampaignConfig.DEFAULT_BENCHMARK);
     }
     if (benchmarks.isEmpty()) {
       throw ApiError.badRequest("config.benchmarks must be a non-empty list");

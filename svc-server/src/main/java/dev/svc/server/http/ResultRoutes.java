@@ -5,6 +5,7 @@ import dev.svc.server.events.EventLog.Written;
 import dev.svc.server.store.ResultStore;
 import io.vertx.core.Vertx;
 import dev.svc.core.Timestamps;
+import dev.svc.core.protocol.Fields;
 import dev.svc.server.store.StoredResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -157,9 +158,9 @@ public final class ResultRoutes implements ApiArea {
    */
   static JsonObject listItem(StoredResult row) {
     JsonObject out = new JsonObject().put("id", row.id());
-    putIfSet(out, "test_id", row.testId());
-    putIfSet(out, "agent_id", row.agentId());
-    putIfSet(out, "source_path", row.sourcePath());
+    Fields.putIfKnown(out, "test_id", row.testId());
+    Fields.putIfKnown(out, "agent_id", row.agentId());
+    Fields.putIfKnown(out, "source_path", row.sourcePath());
     out.put("indexed_at", row.createdAt())
         .put("model", row.model())
         .put("engine", row.engine())
@@ -172,11 +173,5 @@ public final class ResultRoutes implements ApiArea {
     }
     out.put("readable", !Boolean.FALSE.equals(summary.remove("readable")));
     return out.mergeIn(summary);
-  }
-
-  private static void putIfSet(JsonObject out, String key, String value) {
-    if (value != null) {
-      out.put(key, value);
-    }
   }
 }

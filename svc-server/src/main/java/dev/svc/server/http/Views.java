@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.core.protocol.Fields;
 import dev.svc.server.store.LogLine;
 import dev.svc.server.store.StoredAgent;
 import dev.svc.server.store.StoredCampaign;
@@ -97,15 +98,9 @@ final class Views {
     JsonObject data = r.dataObject();
     JsonObject out = data == null ? new JsonObject() : data.copy();
     out.put("id", r.id());
-    if (r.testId() != null) {
-      out.put("test_id", r.testId());
-    }
-    if (r.agentId() != null) {
-      out.put("agent_id", r.agentId());
-    }
-    if (r.sourcePath() != null) {
-      out.put("source_path", r.sourcePath());
-    }
+    Fields.putIfKnown(out, "test_id", r.testId());
+    Fields.putIfKnown(out, "agent_id", r.agentId());
+    Fields.putIfKnown(out, "source_path", r.sourcePath());
     out.put("indexed_at", r.createdAt());
     return out;
   }

@@ -236,7 +236,7 @@ public final class AgentStore {
   }
 
   private Future<Map<String, String>> storedSettings(String agentId) {
-    return Sql.rows(pool, SETTINGS, Tuple.of(agentId), Setting.class).map(rows -> {
+    return Sql.rows(pool, SETTINGS, Tuple.of(agentId), StoredSetting.class).map(rows -> {
       Map<String, String> stored = new LinkedHashMap<>();
       rows.forEach(r -> stored.put(r.key(), r.value()));
       return AgentSettings.effective(stored);
@@ -275,19 +275,15 @@ public final class AgentStore {
         Sql.rows(pool, PAGE, Tuple.of(limit, offset), StoredAgent.class)).map(rows -> new Page<>(rows, total)));
   }
 
+  /** The fleet in three numbers: live agents, those online and those running something. */
+  public record FleetCounts(long total, long online, long running) {
+  }
+
   /**
    * The fleet in three numbers, counted in the database ({@code ix_agents_live_status}): live agents
    * ({@code total}), those online (test agents, and real ones whose status is one of {@code online})
    * and those running something (status {@code running}, or holding a dispatched or running test).
    */
-  /** The fleet in three numbers: live agents, those online and those running something. */
-  public record FleetCounts(long total, long online, long running) {
-  }
-
-  /** A stored setting of an agent. */
-  private record Setting(String key, String value) {
-  }
-
   public Future<FleetCounts> fleetCounts(List<String> online) {
     String marks = String.join(",", java.util.Collections.nCopies(online.size(), "?"));
     String sql = "SELECT COUNT(*) AS total,"

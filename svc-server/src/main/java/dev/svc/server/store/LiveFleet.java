@@ -35,10 +35,6 @@ public final class LiveFleet {
   public record Beat(JsonObject metrics, Instant at) {
   }
 
-  /** A stored setting of one agent. */
-  private record Setting(String agentId, String key, String value) {
-  }
-
   private static final String AGENTS = "SELECT id, name, token_hash, is_test_agent, deleted_at, status, current_task,"
       + " gpu_utilization_pct, gpu_memory_used_gb, storage_gb_free, uptime_s, last_heartbeat_at FROM agents";
   private static final String ONE_AGENT = AGENTS + " WHERE id = ?";
@@ -73,7 +69,7 @@ public final class LiveFleet {
       return Sql.strings(pool, REVOKED, Tuple.tuple());
     }).compose(fingerprints -> {
       revokedCertificates.addAll(fingerprints);
-      return Sql.rows(pool, SETTINGS, Tuple.tuple(), Setting.class);
+      return Sql.rows(pool, SETTINGS, Tuple.tuple(), StoredSetting.class);
     }).compose(rows -> {
       Map<String, Map<String, String>> stored = new HashMap<>();
       rows.forEach(r -> stored.computeIfAbsent(r.agentId(), k -> new HashMap<>()).put(r.key(), r.value()));
