@@ -60,6 +60,53 @@ public final class Fields {
     return (int) l;
   }
 
+  /** A whole number from {@code min} to {@code max} (as {@link #optInt}, wider), or {@code fallback} when absent. */
+  public static Long optLong(JsonObject json, String field, Long fallback, long min, long max) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return fallback;
+    }
+    long l;
+    if (value instanceof Integer || value instanceof Long) {
+      l = ((Number) value).longValue();
+    } else if (value instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())
+        && Math.abs(n.doubleValue()) < 0x1p63) {
+      l = n.longValue();
+    } else if (value instanceof String s && s.trim().matches("-?\\d{1,18}")) {
+      l = Long.parseLong(s.trim());
+    } else {
+      throw new BadMessage("Field '" + field + "' must be an integer");
+    }
+    if (l < min || l > max) {
+      throw new BadMessage("Field '" + field + "' must be between " + min + " and " + max);
+    }
+    return l;
+  }
+
+  /** A JSON boolean, or {@code fallback} when absent. */
+  public static boolean optBoolean(JsonObject json, String field, boolean fallback) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return fallback;
+    }
+    if (!(value instanceof Boolean b)) {
+      throw new BadMessage("Field '" + field + "' must be true or false");
+    }
+    return b;
+  }
+
+  /** A JSON object, or null when absent. */
+  public static JsonObject optObject(JsonObject json, String field) {
+    Object value = json.getValue(field);
+    if (value == null) {
+      return null;
+    }
+    if (!(value instanceof JsonObject object)) {
+      throw new BadMessage("Field '" + field + "' must be an object");
+    }
+    return object;
+  }
+
   /** A finite number (or a string holding one), or {@code fallback} when absent. */
   public static Double optNumber(JsonObject json, String field, Double fallback) {
     Object value = json.getValue(field);
