@@ -7,7 +7,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
-/** The typed reads refuse a value of the wrong kind with the field's name, and default only when it is absent. */
+/** The typed reads refuse a value of the wrong kind with the field's name, and default only when it is absent; an error body gives its sentence. */
 class FieldsTest {
 
   @Test
@@ -44,5 +44,15 @@ class FieldsTest {
     assertThat(Fields.optObject(json, "missing")).isNull();
     assertThatThrownBy(() -> Fields.optObject(json, "list")).hasMessage("Field 'list' must be an object");
     assertThatThrownBy(() -> Fields.optObject(json, "s")).hasMessage("Field 's' must be an object");
+  }
+
+  @Test
+  void anErrorBodyGivesItsSentence() {
+    assertThat(ApiError.sentence(new ApiError("Unknown agent").toJson().encode())).contains("Unknown agent");
+    assertThat(ApiError.sentence("<html>Bad gateway</html>")).isEmpty();
+    assertThat(ApiError.sentence("{\"error\": 42}")).isEmpty();
+    assertThat(ApiError.sentence("{\"status\": \"ok\"}")).isEmpty();
+    assertThat(ApiError.sentence("")).isEmpty();
+    assertThat(ApiError.sentence(null)).isEmpty();
   }
 }

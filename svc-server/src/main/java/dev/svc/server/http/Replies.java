@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.core.protocol.ApiError;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -23,7 +24,7 @@ public final class Replies {
   }
 
   public static void error(RoutingContext ctx, int status, String message) {
-    json(ctx, status, new JsonObject().put("error", message));
+    json(ctx, status, new ApiError(message).toJson());
   }
 
   private static void send(RoutingContext ctx, int status, String body) {
