@@ -1,10 +1,13 @@
 package dev.svc.agent.daemon;
 
 import dev.svc.core.domain.AgentStatus;
+import dev.svc.core.protocol.ApiError;
 import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.protocol.HeartbeatAnswer;
 import dev.svc.core.protocol.Registration;
 import dev.svc.agent.AgentBus;
+import dev.svc.agent.AgentBus.Acceptance;
+import dev.svc.agent.AgentBus.EngineState;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
 import dev.svc.agent.storage.StorageFigures;
@@ -20,7 +23,6 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.nio.file.Files;
@@ -212,19 +214,11 @@ public final class ControlVerticle extends VerticleBase {
   }
 
   /** What the engine says it is doing; idle when it does not answer. */
-  record EngineState(boolean busy, String status, String testId) {
-  }
-
   private Future<EngineState> engineState() {
     return vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_STATE, new JsonObject(),
-        new DeliveryOptions().setSendTimeout(ENGINE_TIMEOUT_MS)).map(reply -> {
-          JsonObject s = reply.body() == null ? new JsonObject() : reply.body();
-          String status = s.getString("status", s.getBoolean("busy", false) ? "running" : "idle");
-          if (!List.of("idle", "running", "error").contains(status)) {
-            status = "error";
-          }
-          return new EngineState(s.getBoolean("busy", false), status, s.getString("test_id", ""));
-        }).otherwise(err -> new EngineState(false, "idle", ""));
+        new DeliveryOptions().setSendTimeout(ENGINE_TIMEOUT_MS))
+        .map(reply -> reply.body() == null ? EngineState.IDLE : EngineState.parse(reply.body()))
+        .otherwise(err -> EngineState.IDLE);
   }
 
   private Future<Void> heartbeat(EngineState state) {
@@ -243,9 +237,9 @@ public final class ControlVerticle extends VerticleBase {
       return new Heartbeat(AgentStatus.parse(state.status()).orElse(AgentStatus.ERROR),
           state.testId() == null ? "" : state.testId(), gpu, memory,
           (double) StorageFigures.freeGb(StorageFigures.dir(config, current)),
-          (double) ((System.nanoTime() - startedNanos) / 1_000_000_000L), acknowledgements.pending()).toJson();
-    }).compose(body -> server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat")
-        .timeout(HEARTBEAT_TIMEOUT_MS).sendJsonObject(body).compose(response -> {
+          (double) ((System.nanoTime() - startedNanos) / 1_000_000_000L), acknowledgements.pending());
+    }).compose(beat -> server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat")
+        .timeout(HEARTBEAT_TIMEOUT_MS).sendJsonObject(beat.toJson()).compose(response -> {
           if (response.statusCode() == 404) {
             LOG.warn("Server does not know agent {} ({}); registering again", agentId, error(response));
             return reRegister();
@@ -255,8 +249,7 @@ public final class ControlVerticle extends VerticleBase {
           }
           // only an answered heartbeat holds off the next one while busy; a failed one is retried
           lastHeartbeatNanos = System.nanoTime();
-          @SuppressWarnings("unchecked")
-          List<String> sent = body.getJsonArray("acked_command_ids").getList();
+          List<String> sent = beat.ackedCommandIds();
           HeartbeatAnswer answer;
           try {
             answer = HeartbeatAnswer.parse(response.body());
@@ -323,9 +316,10 @@ public final class ControlVerticle extends VerticleBase {
     }
     return vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_COMMAND, command.toJson(),
         new DeliveryOptions().setSendTimeout(60_000)).compose(reply -> {
-          JsonObject r = reply.body() == null ? new JsonObject() : reply.body();
-          if (!r.getBoolean("accepted", false)) {
-            LOG.warn("Engine did not accept {} {}: {}", command.type(), id, r.getString("reason", "no reason given"));
+          Acceptance r = Acceptance.parse(reply.body() == null ? new JsonObject() : reply.body());
+          if (!r.accepted()) {
+            LOG.warn("Engine did not accept {} {}: {}", command.type(), id,
+                r.reason() == null ? "no reason given" : r.reason());
             return Future.<Void>succeededFuture();
           }
           LOG.info("Engine accepted {} {}", command.type(), id);
@@ -339,11 +333,7 @@ public final class ControlVerticle extends VerticleBase {
   }
 
   private static String error(HttpResponse<Buffer> response) {
-    try {
-      JsonObject json = response.bodyAsJsonObject();
-      return json == null ? "" : json.getString("error", "");
-    } catch (RuntimeException e) {
-      return response.bodyAsString() == null ? "" : response.bodyAsString();
-    }
+    String body = response.bodyAsString();
+    return ApiError.sentence(body).orElse(body == null ? "" : body);
   }
 }

@@ -22,27 +22,18 @@ import java.util.Optional;
  * benchmark the restart interrupted is reported at the next start. Written atomically before a
  * command is acknowledged. Blocking: call it from a worker.
  *
- * <p>States: {@code accepted} → {@code running} (benchmark started; {@code pid} when a local
- * process) → {@code ended} (the benchmark exited; {@code exit}) → {@code done} (what it owed is in
- * the uplink's spool).
+ * <p>Each record is a {@link JournalEntry}; its states are {@link JournalEntry.State}.
  */
 public final class CommandJournal {
-
-  static final String ACCEPTED = "accepted";
-  static final String RUNNING = "running";
-  static final String ENDED = "ended";
-  static final String DONE = "done";
 
   /**
    * Whether this agent accepted the command ({@code known}) and whether it is over ({@code done}),
    * from its record under {@code jobsDir}. Blocking.
    */
   public static Optional<Boolean> done(Path jobsDir, String commandId) {
-    Path file = jobsDir.resolve(commandId + ".json");
     try {
-      return Optional.of(DONE.equals(new JsonObject(Files.readString(file))
-          .getString("state")));
-    } catch (IOException | RuntimeException e) {
+      return new CommandJournal(jobsDir).get(commandId).map(entry -> entry.state() == JournalEntry.State.DONE);
+    } catch (UncheckedIOException e) {
       return Optional.empty();
     }
   }
@@ -60,13 +51,13 @@ public final class CommandJournal {
     return dir;
   }
 
-  Optional<JsonObject> get(String commandId) {
+  Optional<JournalEntry> get(String commandId) {
     Path file = file(commandId);
     if (!Files.isRegularFile(file)) {
       return Optional.empty();
     }
     try {
-      return Optional.of(new JsonObject(Files.readString(file, StandardCharsets.UTF_8)));
+      return Optional.of(JournalEntry.parse(new JsonObject(Files.readString(file, StandardCharsets.UTF_8))));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
@@ -75,12 +66,12 @@ public final class CommandJournal {
     }
   }
 
-  void put(JsonObject record) {
+  void put(JournalEntry entry) {
     try {
       Files.createDirectories(dir);
-      Path file = file(record.getString("command_id"));
+      Path file = file(entry.commandId());
       Path tmp = dir.resolve(file.getFileName() + ".tmp");
-      Files.writeString(tmp, record.encodePrettily(), StandardCharsets.UTF_8);
+      Files.writeString(tmp, entry.toJson().encodePrettily(), StandardCharsets.UTF_8);
       Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write the job record in " + dir, e);
@@ -88,7 +79,7 @@ public final class CommandJournal {
   }
 
   /** Every record, oldest first. */
-  List<JsonObject> all() {
+  List<JournalEntry> all() {
     List<Path> files = new ArrayList<>();
     if (Files.isDirectory(dir)) {
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.json")) {
@@ -98,10 +89,10 @@ public final class CommandJournal {
       }
     }
     files.sort(Comparator.comparingLong(CommandJournal::modified));
-    List<JsonObject> records = new ArrayList<>();
+    List<JournalEntry> records = new ArrayList<>();
     for (Path file : files) {
       try {
-        records.add(new JsonObject(Files.readString(file, StandardCharsets.UTF_8)));
+        records.add(JournalEntry.parse(new JsonObject(Files.readString(file, StandardCharsets.UTF_8))));
       } catch (IOException | RuntimeException e) {
         // skipped: see get()
       }
@@ -111,15 +102,15 @@ public final class CommandJournal {
 
   /** Removes the oldest finished records beyond {@link #KEEP}. */
   void prune() {
-    List<JsonObject> records = all();
+    List<JournalEntry> records = all();
     int excess = records.size() - KEEP;
-    for (JsonObject record : records) {
+    for (JournalEntry record : records) {
       if (excess <= 0) {
         break;
       }
-      if (DONE.equals(record.getString("state"))) {
+      if (record.state() == JournalEntry.State.DONE) {
         try {
-          Files.deleteIfExists(file(record.getString("command_id")));
+          Files.deleteIfExists(file(record.commandId()));
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }

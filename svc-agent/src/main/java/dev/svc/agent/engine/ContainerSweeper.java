@@ -16,15 +16,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Removes the containers labelled with an ended run ({@code svc run} removes its engine container
  * itself, unless Docker stopped answering). A run whose containers Docker could not remove is
- * marked {@value #UNSWEPT} in the {@link CommandJournal} by the caller and handed to {@link #later}:
+ * marked unswept in the {@link CommandJournal} by the caller and handed to {@link #later}:
  * it is swept again every {@value #RETRY_MS} ms until Docker answers, and at the next start when
  * the agent stops first. Used on its verticle's context; {@link #sweep} is blocking.
  */
 final class ContainerSweeper {
 
   static final long RETRY_MS = 5_000;
-  /** The journal field of a run whose containers are still to be removed. */
-  static final String UNSWEPT = "unswept";
 
   private static final Logger LOG = LoggerFactory.getLogger(ContainerSweeper.class);
 
@@ -73,10 +71,7 @@ final class ContainerSweeper {
           break;
         }
         LOG.info("Docker answers again: the containers of run {} are removed", commandId);
-        journal.get(commandId).ifPresent(record -> {
-          record.remove(UNSWEPT);
-          journal.put(record);
-        });
+        journal.get(commandId).ifPresent(record -> journal.put(record.withUnswept(false)));
         done.add(commandId);
       }
       return done;

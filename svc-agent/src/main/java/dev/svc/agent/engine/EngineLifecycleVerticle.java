@@ -2,8 +2,13 @@ package dev.svc.agent.engine;
 
 import com.github.dockerjava.api.DockerClient;
 import dev.svc.agent.AgentBus;
+import dev.svc.agent.AgentBus.Acceptance;
+import dev.svc.agent.AgentBus.Cancel;
+import dev.svc.agent.AgentBus.EngineState;
+import dev.svc.agent.AgentBus.RunLine;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
+import dev.svc.agent.engine.JournalEntry.State;
 import dev.svc.agent.storage.ModelLookupException;
 import dev.svc.agent.storage.ModelStorage;
 import dev.svc.agent.storage.ModelWorkflow;
@@ -14,6 +19,8 @@ import dev.svc.bench.hardware.NvidiaSmi;
 import dev.svc.core.CpuArch;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.home.SvcHome;
+import dev.svc.core.protocol.BadMessage;
+import dev.svc.core.protocol.Fields;
 import dev.svc.core.protocol.HeartbeatAnswer;
 import dev.svc.core.protocol.RunTest;
 import dev.svc.engines.Compatibility;
@@ -40,6 +47,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,8 +74,6 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   /** Log lines go to the uplink at least this often, or per {@link #BATCH_LINES} lines. */
   static final long BATCH_MS = 250;
   static final int BATCH_LINES = 100;
-  /** How often the containers of runs that Docker could not clean up are looked for again. */
-  /** Journal field: the run's containers may still be there (Docker did not answer when it ended). */
 
   private static final Logger LOG = LoggerFactory.getLogger(EngineLifecycleVerticle.class);
 
@@ -120,14 +126,14 @@ public final class EngineLifecycleVerticle extends VerticleBase {
         settings = (JsonObject) loaded[0];
       }
       @SuppressWarnings("unchecked")
-      List<JsonObject> records = (List<JsonObject>) loaded[1];
-      List<JsonObject> unfinished = new ArrayList<>();
-      for (JsonObject record : records) {
-        known.add(record.getString("command_id"));
-        if (!CommandJournal.DONE.equals(record.getString("state"))) {
+      List<JournalEntry> records = (List<JournalEntry>) loaded[1];
+      List<JournalEntry> unfinished = new ArrayList<>();
+      for (JournalEntry record : records) {
+        known.add(record.commandId());
+        if (record.state() != State.DONE) {
           unfinished.add(record);
-        } else if (record.getBoolean(ContainerSweeper.UNSWEPT, false)) {
-          sweeper.later(record.getString("command_id"));
+        } else if (record.unswept()) {
+          sweeper.later(record.commandId());
         }
       }
       consumers.add(vertx.eventBus().<JsonObject>consumer(AgentBus.SETTINGS, m -> {
@@ -171,42 +177,47 @@ public final class EngineLifecycleVerticle extends VerticleBase {
 
   private JsonObject state() {
     Job job = current;
-    return new JsonObject().put("busy", job != null && job.benchmark)
-        .put("test_id", job == null ? null : job.testId).put("command_id", job == null ? null : job.commandId)
-        .put("status", job != null && job.benchmark ? "running" : "idle");
+    boolean busy = job != null && job.benchmark;
+    return new EngineState(busy, job == null ? null : job.testId, job == null ? null : job.commandId,
+        busy ? "running" : "idle").toJson();
   }
 
   private void onCommand(Message<JsonObject> message) {
-    JsonObject command = message.body() == null ? new JsonObject() : message.body();
-    String commandId = command.getString("command_id");
-    String type = command.getString("type", "");
-    JsonObject payload = command.getJsonObject("payload", new JsonObject());
-    if (commandId == null || commandId.isBlank()) {
+    HeartbeatAnswer.Command command;
+    try {
+      command = HeartbeatAnswer.Command.parse(message.body() == null ? new JsonObject() : message.body()).orElse(null);
+    } catch (HeartbeatAnswer.MalformedException e) {
+      message.reply(refused(e.getMessage()));
+      return;
+    }
+    if (command == null) {
       message.reply(refused("The command has no command_id"));
       return;
     }
+    String commandId = command.commandId();
     if (known.contains(commandId)) {
       // the server resends until acknowledged: this one is already accepted (or done)
-      message.reply(new JsonObject().put("accepted", true));
+      message.reply(Acceptance.yes().toJson());
       return;
     }
     if (stopping) {
       message.reply(refused("The agent is stopping"));
       return;
     }
-    String testId = command.getString("test_id", payload.getString("test_id"));
+    String type = command.type() == null ? "" : command.type();
     switch (type) {
-      case "run_test", "run_container" -> acceptBenchmark(message, commandId, testId, type, payload);
-      case "cleanup_storage" -> acceptCleanup(message, commandId, payload);
+      case "run_test", "run_container" -> acceptBenchmark(message, command);
+      case "cleanup_storage" -> acceptCleanup(message, command);
       case "cancel_test" -> {
+        String testId = testOf(command);
         known.add(commandId);
-        record(commandId, testId, type, payload, CommandJournal.DONE).onComplete(r -> {
+        record(command, State.DONE).onComplete(r -> {
           if (r.failed()) {
             known.remove(commandId);
             message.reply(refused(r.cause().getMessage()));
             return;
           }
-          message.reply(new JsonObject().put("accepted", true));
+          message.reply(Acceptance.yes().toJson());
           Job job = current;
           if (job != null && job.benchmark && !job.reported && testId != null && testId.equals(job.testId)) {
             stopJob(job, CANCELLED);
@@ -217,8 +228,21 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     }
   }
 
-  private void acceptBenchmark(Message<JsonObject> message, String commandId, String testId, String type,
-      JsonObject payload) {
+  /** The command's test: its test_id, else its payload's (older servers put it only there). */
+  private static String testOf(HeartbeatAnswer.Command command) {
+    if (command.testId() != null) {
+      return command.testId();
+    }
+    try {
+      return Fields.optString(command.payload(), "test_id", null);
+    } catch (BadMessage e) {
+      return null;
+    }
+  }
+
+  private void acceptBenchmark(Message<JsonObject> message, HeartbeatAnswer.Command received) {
+    String commandId = received.commandId();
+    String testId = testOf(received);
     if (current != null) {
       message.reply(refused(current.benchmark ? "Busy with test " + current.testId + "; one benchmark at a time"
           : "Busy cleaning the model storage"));
@@ -230,28 +254,36 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     }
     RunTest test;
     try {
-      test = RunTest.from(payload);
+      test = RunTest.from(received.payload());
     } catch (HeartbeatAnswer.MalformedException e) {
       message.reply(refused(e.getMessage()));
       return;
     }
-    Job job = new Job(commandId, testId, type, payload, true);
+    HeartbeatAnswer.Command command = new HeartbeatAnswer.Command(commandId, testId, received.type(), received.payload());
+    Job job = new Job(command, true);
     current = job; // reserved now: a second command meanwhile is refused
     known.add(commandId);
-    record(commandId, testId, type, payload, CommandJournal.ACCEPTED).onComplete(r -> {
+    record(command, State.ACCEPTED).onComplete(r -> {
       if (r.failed()) {
         current = null;
         known.remove(commandId);
         message.reply(refused("Cannot record the command: " + r.cause().getMessage()));
         return;
       }
-      message.reply(new JsonObject().put("accepted", true));
+      message.reply(Acceptance.yes().toJson());
       runBenchmark(job, test);
     });
   }
 
-  private void acceptCleanup(Message<JsonObject> message, String commandId, JsonObject payload) {
-    String modelPath = payload.getString("model_path", "");
+  private void acceptCleanup(Message<JsonObject> message, HeartbeatAnswer.Command command) {
+    String commandId = command.commandId();
+    String modelPath;
+    try {
+      modelPath = Fields.optString(command.payload(), "model_path", "");
+    } catch (BadMessage e) {
+      message.reply(refused(e.getMessage()));
+      return;
+    }
     Job busy = current;
     ModelStorage storage = storage();
     blocking(() -> {
@@ -265,13 +297,13 @@ public final class EngineLifecycleVerticle extends VerticleBase {
         return;
       }
       known.add(commandId);
-      record(commandId, null, "cleanup_storage", payload, CommandJournal.DONE).onComplete(r -> {
+      record(new HeartbeatAnswer.Command(commandId, null, command.type(), command.payload()), State.DONE).onComplete(r -> {
         if (r.failed()) {
           known.remove(commandId);
           message.reply(refused("Cannot record the command: " + r.cause().getMessage()));
           return;
         }
-        message.reply(new JsonObject().put("accepted", true));
+        message.reply(Acceptance.yes().toJson());
         if (resolved.failed()) {
           LOG.warn("cleanup_storage {}: {}", commandId, resolved.cause().getMessage());
           return;
@@ -298,27 +330,31 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   }
 
   private void onCancel(Message<JsonObject> message) {
-    String testId = message.body() == null ? null : message.body().getString("test_id");
+    String testId;
+    try {
+      testId = message.body() == null ? null : Cancel.parse(message.body()).testId();
+    } catch (BadMessage e) {
+      testId = null;
+    }
     Job job = current;
     if (job == null || !job.benchmark || job.reported || testId == null || !testId.equals(job.testId)) {
-      message.reply(new JsonObject().put("cancelled", false).put("reason", "No benchmark of test " + testId + " is running"));
+      message.reply(new Cancel.Answer(false, "No benchmark of test " + testId + " is running").toJson());
       return;
     }
-    stopJob(job, CANCELLED).onComplete(r -> message.reply(new JsonObject().put("cancelled", true)));
+    stopJob(job, CANCELLED).onComplete(r -> message.reply(new Cancel.Answer(true, null).toJson()));
   }
 
   private static JsonObject refused(String reason) {
-    return new JsonObject().put("accepted", false).put("reason", reason);
+    return Acceptance.refused(reason).toJson();
   }
 
   // ---------------------------------------------------------------- one benchmark
 
   /** One command being carried out; its fields belong to the event loop. */
   private final class Job {
+    final HeartbeatAnswer.Command command;
     final String commandId;
     final String testId;
-    final String type;
-    final JsonObject payload;
     final boolean benchmark;
     final Promise<Void> done = Promise.promise();
     final List<String> pending = new ArrayList<>();
@@ -334,18 +370,16 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     /** Its end is being reported: nothing is left to cancel. */
     boolean reported;
 
-    Job(String commandId, String testId, String type, JsonObject payload, boolean benchmark) {
-      this.commandId = commandId;
-      this.testId = testId;
-      this.type = type;
-      this.payload = payload;
+    Job(HeartbeatAnswer.Command command, boolean benchmark) {
+      this.command = command;
+      this.commandId = command.commandId();
+      this.testId = command.testId();
       this.benchmark = benchmark;
     }
 
     /** A line of the run: to the local stream at once, to the uplink in batches. */
     void line(String line) {
-      vertx.eventBus().publish(AgentBus.LOG, new JsonObject().put("command_id", commandId).put("test_id", testId)
-          .put("line", line));
+      vertx.eventBus().publish(AgentBus.LOG, new RunLine(commandId, testId, line).toJson());
       if (line.startsWith("svc run: ")) {
         lastError = line.substring("svc run: ".length());
       }
@@ -386,7 +420,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
           job.model = resolved.local();
           job.copied = resolved.copied();
           return blocking(() -> {
-            update(job, CommandJournal.ACCEPTED, r -> r.put("model", resolved.local().toString()).put("copied", resolved.copied()));
+            update(job, State.ACCEPTED, r -> r.withModel(resolved.local().toString(), resolved.copied()));
             return prepare(job, test, sink);
           });
         })
@@ -473,7 +507,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       running = LocalBenchmark.start(benchJob, sink, this::docker);
     }
     long pid = running.pid();
-    update(job, CommandJournal.RUNNING, r -> r.put("pid", pid).put("out", benchJob.out().toString()));
+    update(job, State.RUNNING, r -> r.withProcess(pid, benchJob.out().toString()));
     return running;
   }
 
@@ -484,7 +518,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     }
     job.line("svc run exited with status " + exit);
     return blocking(() -> {
-      update(job, CommandJournal.ENDED, r -> r.put("exit", exit));
+      update(job, State.ENDED, r -> r.withExit(exit));
       autoCleanup(job);
       return readMetrics(job.out);
     }).compose(metrics -> sweepAfter(job).map(metrics)).compose(metrics -> job.flush().map(metrics)).compose(metrics -> {
@@ -501,7 +535,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     String why = job.stopReason != null ? job.stopReason : oneLine(error);
     job.line("Test failed: " + why);
     return blocking(() -> {
-      update(job, job.running == null ? CommandJournal.ACCEPTED : CommandJournal.ENDED, r -> r.put("reason", why));
+      update(job, job.running == null ? State.ACCEPTED : State.ENDED, r -> r.withReason(why));
       autoCleanup(job);
       return null;
     }).compose(v -> job.running == null ? Future.succeededFuture() : sweepAfter(job)).compose(v -> job.flush())
@@ -514,7 +548,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
 
   private Future<Void> markDone(Job job) {
     return blocking(() -> {
-      update(job, CommandJournal.DONE, r -> { });
+      update(job, State.DONE, r -> r);
       return null;
     });
   }
@@ -543,14 +577,14 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     if (job.running == null) {
       // the flow checks stopReason before it starts anything; the reason is kept in case the agent dies meanwhile
       return blocking(() -> {
-        update(job, null, r -> r.put("reason", reason));
+        update(job, null, r -> r.withReason(reason));
         return null;
       });
     }
     RunningBenchmark running = job.running;
     Consumer<String> sink = job.sink();
     job.stopped = blocking(() -> {
-      update(job, null, r -> r.put("reason", reason));
+      update(job, null, r -> r.withReason(reason));
       running.stop(sink);
       return null;
     });
@@ -560,42 +594,46 @@ public final class EngineLifecycleVerticle extends VerticleBase {
   // ---------------------------------------------------------------- recovery at start
 
   /** A command the journal holds unfinished: the agent stopped or died while it ran. */
-  private void recover(JsonObject record) {
-    String commandId = record.getString("command_id");
-    String testId = record.getString("test_id");
-    if (testId == null || !("run_test".equals(record.getString("type")) || "run_container".equals(record.getString("type")))) {
+  private void recover(JournalEntry record) {
+    String commandId = record.commandId();
+    String testId = record.testId();
+    if (testId == null || !record.benchmark()) {
       blocking(() -> {
-        journal.put(record.copy().put("state", CommandJournal.DONE));
+        journal.put(record.with(State.DONE));
         return null;
       });
       return;
     }
     blocking(() -> {
-      Long pid = record.getLong("pid");
-      String out = record.getString("out");
+      Long pid = record.pid();
+      String out = record.out();
       if (pid != null && pid > 0 && out != null) {
         // an orphaned svc run of the previous agent process: recognised by its output directory
         ProcessHandle.of(pid).filter(p -> p.info().commandLine().map(c -> c.contains(out)).orElse(false))
             .ifPresent(p -> LocalBenchmark.stopTree(p, line -> LOG.info("{}", line)));
       }
+      JournalEntry kept = record;
       if (!sweeper.sweep(commandId, line -> LOG.info("{}", line))) {
-        journal.put(record.put(ContainerSweeper.UNSWEPT, true));
+        kept = record.withUnswept(true);
+        journal.put(kept);
         context.runOnContext(v -> sweeper.later(commandId));
       }
-      if (record.getBoolean("copied", false) && record.getString("model") != null && autoCleanupOn()) {
-        storage().delete(Path.of(record.getString("model")));
+      if (record.copied() && record.model() != null && autoCleanupOn()) {
+        storage().delete(Path.of(record.model()));
       }
-      boolean ended = CommandJournal.ENDED.equals(record.getString("state")) && record.getInteger("exit") != null
-          && record.getString("reason") == null;
-      return ended && out != null ? readMetrics(Path.of(out)) : null;
-    }).compose(metrics -> {
-      if (metrics != null) {
-        return reports.result(UplinkReports.exited(commandId, testId, record.getInteger("exit"), null, metrics));
-      }
-      String reason = record.getString("reason", AGENT_RESTARTED);
-      return reports.status(testId, commandId, QuickTestStatus.FAILED, reason);
-    }).compose(v -> blocking(() -> {
-      journal.put(record.copy().put("state", CommandJournal.DONE));
+      boolean ended = record.state() == State.ENDED && record.exit() != null && record.reason() == null;
+      JsonObject metrics = ended && out != null ? readMetrics(Path.of(out)) : null;
+      return new Object[] {kept, metrics};
+    }).compose(checked -> {
+      JournalEntry kept = (JournalEntry) checked[0];
+      JsonObject metrics = (JsonObject) checked[1];
+      Future<Void> reported = metrics != null
+          ? reports.result(UplinkReports.exited(commandId, testId, record.exit(), null, metrics))
+          : reports.status(testId, commandId, QuickTestStatus.FAILED,
+              record.reason() == null ? AGENT_RESTARTED : record.reason());
+      return reported.map(kept);
+    }).compose(kept -> blocking(() -> {
+      journal.put(kept.with(State.DONE));
       return null;
     })).onFailure(e -> LOG.warn("Could not report the interrupted test {}: {}", testId, e.getMessage()));
   }
@@ -609,7 +647,7 @@ public final class EngineLifecycleVerticle extends VerticleBase {
       boolean swept = sweeper.sweep(job.commandId, sink);
       if (!swept) {
         sink.accept("Docker does not answer: this run's containers will be removed once it does");
-        update(job, null, r -> r.put(ContainerSweeper.UNSWEPT, true));
+        update(job, null, r -> r.withUnswept(true));
       }
       return swept;
     }).map(swept -> {
@@ -635,23 +673,17 @@ public final class EngineLifecycleVerticle extends VerticleBase {
     }
   }
 
-  private Future<Void> record(String commandId, String testId, String type, JsonObject payload, String state) {
+  private Future<Void> record(HeartbeatAnswer.Command command, State state) {
     return blocking(() -> {
-      journal.put(new JsonObject().put("command_id", commandId).put("test_id", testId).put("type", type)
-          .put("payload", payload).put("state", state).put("accepted_at", System.currentTimeMillis()));
+      journal.put(JournalEntry.accepted(command, state));
       return null;
     });
   }
 
   /** Rewrites the job's record with a new state (null keeps it) and more fields. Blocking. */
-  private void update(Job job, String state, Consumer<JsonObject> change) {
-    JsonObject record = journal.get(job.commandId).orElseGet(() -> new JsonObject().put("command_id", job.commandId)
-        .put("test_id", job.testId).put("type", job.type).put("payload", job.payload));
-    if (state != null) {
-      record.put("state", state);
-    }
-    change.accept(record);
-    journal.put(record);
+  private void update(Job job, State state, UnaryOperator<JournalEntry> change) {
+    JournalEntry record = journal.get(job.commandId).orElseGet(() -> JournalEntry.accepted(job.command, State.ACCEPTED));
+    journal.put(change.apply(state == null ? record : record.with(state)));
   }
 
   private ModelStorage storage() {

@@ -1,10 +1,15 @@
 package dev.svc.agent.logs;
 
 import dev.svc.agent.AgentBus;
+import dev.svc.agent.AgentBus.Cancel;
+import dev.svc.agent.AgentBus.EngineState;
+import dev.svc.agent.AgentBus.RunEnded;
+import dev.svc.agent.AgentBus.RunLine;
 import dev.svc.agent.engine.CommandJournal;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.storage.StorageFigures;
 import dev.svc.agent.config.AgentHome;
+import dev.svc.core.protocol.BadMessage;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.core.tls.ServerCertificate;
 import io.netty.util.NetUtil;
@@ -136,24 +141,33 @@ public final class LogServerVerticle extends VerticleBase {
   // --- the bus ---
 
   private void line(JsonObject body) {
-    String commandId = body == null ? null : body.getString("command_id");
-    if (commandId == null) {
+    RunLine line;
+    try {
+      line = RunLine.parse(body == null ? new JsonObject() : body);
+    } catch (BadMessage e) {
+      LOG.debug("Ignoring a log line that is not one: {}", e.getMessage());
       return;
     }
-    String testId = body.getString("test_id");
-    if (testId != null) {
-      commandOfTest.put(testId, commandId);
+    if (line.testId() != null) {
+      commandOfTest.put(line.testId(), line.commandId());
       if (commandOfTest.size() > 4 * MAX_COMMANDS) {
         commandOfTest.remove(commandOfTest.keySet().iterator().next());
       }
     }
-    logs.append(commandId, body.getString("line", ""));
+    logs.append(line.commandId(), line.line());
   }
 
   private void ended(JsonObject body) {
-    String commandId = body.getString("command_id");
+    RunEnded run;
+    try {
+      run = RunEnded.parse(body == null ? new JsonObject() : body);
+    } catch (BadMessage e) {
+      LOG.debug("Ignoring an end that is not one: {}", e.getMessage());
+      return;
+    }
+    String commandId = run.commandId();
     if (commandId == null) {
-      commandId = commandOfTest.get(body.getString("test_id"));
+      commandId = commandOfTest.get(run.testId());
     }
     if (commandId != null) {
       logs.end(commandId);
@@ -167,13 +181,13 @@ public final class LogServerVerticle extends VerticleBase {
       return;
     }
     engineState().onComplete(state -> {
-      JsonObject engine = state.succeeded() ? state.result() : new JsonObject();
+      EngineState engine = state.succeeded() ? state.result() : EngineState.IDLE;
       Path dir = StorageFigures.dir(config, settings);
       vertx.executeBlocking(() -> new JsonObject().put("free_gb", StorageFigures.freeGb(dir))
           .put("used_gb", StorageFigures.usedGb(dir)).put("model_count", StorageFigures.modelCount(dir)))
           .onComplete(storage -> json(ctx, 200, new JsonObject().put("name", config.name()).put("running", true)
-              .put("benchmark_active", engine.getBoolean("busy", false))
-              .put("current_test", engine.getString("test_id") == null ? "" : engine.getString("test_id"))
+              .put("benchmark_active", engine.busy())
+              .put("current_test", engine.testId() == null ? "" : engine.testId())
               .put("storage", storage.succeeded() ? storage.result() : new JsonObject())));
     });
   }
@@ -237,16 +251,15 @@ public final class LogServerVerticle extends VerticleBase {
         json(ctx, 503, error("The engine does not answer: " + state.cause().getMessage()));
         return;
       }
-      JsonObject engine = state.result();
-      if (!engine.getBoolean("busy", false) || !testId.equals(engine.getString("test_id"))) {
+      if (!state.result().running(testId)) {
         json(ctx, 404, error("Test " + testId + " is not running on this agent"));
         return;
       }
-      vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_CANCEL, new JsonObject().put("test_id", testId),
+      vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_CANCEL, new Cancel(testId).toJson(),
           new DeliveryOptions().setSendTimeout(30_000)).onComplete(reply -> {
             if (reply.failed()) {
               json(ctx, 503, error("The engine did not cancel test " + testId + ": " + reply.cause().getMessage()));
-            } else if (reply.result().body() != null && reply.result().body().getBoolean("cancelled", false)) {
+            } else if (reply.result().body() != null && Cancel.Answer.parse(reply.result().body()).cancelled()) {
               json(ctx, 200, new JsonObject().put("cancelled", true).put("test_id", testId));
             } else {
               json(ctx, 409, error("Test " + testId + " could not be cancelled: it is ending"));
@@ -255,9 +268,10 @@ public final class LogServerVerticle extends VerticleBase {
     });
   }
 
-  private io.vertx.core.Future<JsonObject> engineState() {
+  private Future<EngineState> engineState() {
     return vertx.eventBus().<JsonObject>request(AgentBus.ENGINE_STATE, new JsonObject(),
-        new DeliveryOptions().setSendTimeout(ENGINE_TIMEOUT_MS)).map(m -> m.body() == null ? new JsonObject() : m.body());
+        new DeliveryOptions().setSendTimeout(ENGINE_TIMEOUT_MS)).map(m -> m.body() == null ? EngineState.IDLE
+            : EngineState.parse(m.body()));
   }
 
   /**

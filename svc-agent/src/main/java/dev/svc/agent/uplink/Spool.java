@@ -1,6 +1,8 @@
 package dev.svc.agent.uplink;
 
 import dev.svc.core.home.PrivateFiles;
+import dev.svc.core.protocol.BadMessage;
+import dev.svc.core.protocol.Fields;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -63,10 +65,7 @@ public final class Spool {
 
     /** The lines of a log entry. */
     public List<String> lines() {
-      JsonArray lines = body.getJsonArray("lines", new JsonArray());
-      List<String> out = new ArrayList<>(lines.size());
-      lines.forEach(l -> out.add(String.valueOf(l)));
-      return out;
+      return linesOf(body);
     }
 
     JsonObject toJson() {
@@ -75,9 +74,20 @@ public final class Spool {
     }
 
     static Entry fromJson(JsonObject json) {
-      return new Entry(json.getLong("number"), Kind.parse(json.getString("kind")), json.getString("test_id"),
-          json.getLong("seq", 0L), json.getJsonObject("body"));
+      Long number = Fields.optLong(json, "number", null, 0, Long.MAX_VALUE);
+      JsonObject body = Fields.optObject(json, "body");
+      if (number == null || body == null) {
+        throw new BadMessage("A spool entry has a number and a body");
+      }
+      return new Entry(number, Kind.parse(Fields.requireString(json, "kind")), Fields.optString(json, "test_id", null),
+          Fields.optLong(json, "seq", 0L, 0, Long.MAX_VALUE), body);
     }
+  }
+
+  /** The lines of a log body; none when it has none. */
+  private static List<String> linesOf(JsonObject body) {
+    List<String> lines = Fields.optStringList(body, "lines");
+    return lines == null ? List.of() : lines;
   }
 
   private final Path dir;
@@ -149,16 +159,17 @@ public final class Spool {
       return List.of(write(new Entry(allocate(), kind, testId, 0, body.copy())));
     }
     List<Entry> out = new ArrayList<>();
-    List<Object> pending = new ArrayList<>(body.getJsonArray("lines", new JsonArray()).getList());
+    List<String> pending = new ArrayList<>(linesOf(body));
     Map.Entry<Long, Entry> tail = entries.lastEntry();
     if (tail != null && !taken.contains(tail.getKey()) && tail.getValue().kind() == Kind.LOGS
         && java.util.Objects.equals(tail.getValue().testId(), testId)) {
       Entry open = tail.getValue();
-      int room = MAX_BATCH_LINES - open.body().getJsonArray("lines").size();
+      List<String> lines = new ArrayList<>(open.lines());
+      int room = MAX_BATCH_LINES - lines.size();
       if (room > 0 && !pending.isEmpty()) {
         int n = Math.min(room, pending.size());
-        JsonObject merged = open.body().copy();
-        pending.subList(0, n).forEach(merged.getJsonArray("lines")::add);
+        lines.addAll(pending.subList(0, n));
+        JsonObject merged = open.body().copy().put("lines", new JsonArray(new ArrayList<Object>(lines)));
         pending.subList(0, n).clear();
         out.add(write(new Entry(open.number(), Kind.LOGS, testId, open.seq(), merged)));
       }
@@ -186,7 +197,7 @@ public final class Spool {
   public synchronized long headOpenForNanos(long lingerNanos) {
     Map.Entry<Long, Entry> head = entries.firstEntry();
     if (head == null || taken.contains(head.getKey()) || head.getValue().kind() != Kind.LOGS
-        || head.getValue().body().getJsonArray("lines").size() >= MAX_BATCH_LINES
+        || head.getValue().lines().size() >= MAX_BATCH_LINES
         || entries.size() > 1) {
       return 0;
     }

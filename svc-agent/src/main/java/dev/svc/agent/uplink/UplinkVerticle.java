@@ -1,6 +1,8 @@
 package dev.svc.agent.uplink;
 
 import dev.svc.agent.AgentBus;
+import dev.svc.agent.AgentBus.RunEnded;
+import dev.svc.core.protocol.ApiError;
 import dev.svc.core.protocol.BadMessage;
 import dev.svc.core.protocol.LogBatch;
 import dev.svc.core.protocol.ResultReport;
@@ -10,15 +12,12 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +39,6 @@ public final class UplinkVerticle extends VerticleBase {
   static final long LINGER_MS = 250;
   static final long BACKOFF_START_MS = 500;
   static final long BACKOFF_CAP_MS = 10_000;
-  /** The server's limit on one log line (characters); a longer line is cut rather than refused with its batch. */
-  static final int MAX_LINE = 64 * 1024;
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
   private static final Logger LOG = LoggerFactory.getLogger(UplinkVerticle.class);
 
   private final Path spoolDir;
@@ -100,56 +96,27 @@ public final class UplinkVerticle extends VerticleBase {
   // --- taking entries in ---
 
   private void accept(Message<JsonObject> message, Spool.Kind kind) {
-    JsonObject body = message.body();
-    String testId = body == null ? null : body.getString("test_id");
-    String problem = body == null ? "no body" : problem(kind, body);
-    if (problem != null) {
-      message.fail(400, problem);
+    UplinkRequest request;
+    try {
+      request = UplinkRequest.parse(kind, message.body());
+    } catch (BadMessage e) {
+      message.fail(400, e.getMessage());
       return;
     }
-    JsonObject stored = kind == Spool.Kind.LOGS ? cutLongLines(body) : body;
+    String testId = request.testId();
     // ordered: entries reach the disk in the order the engine sent them
-    vertx.executeBlocking(() -> spool.append(kind, testId, stored)).onComplete(ar -> {
+    vertx.executeBlocking(() -> spool.append(kind, testId, request.body())).onComplete(ar -> {
       if (ar.failed()) {
         LOG.error("Could not spool a {} entry of test {}", kind, testId, ar.cause());
         message.fail(500, "Could not spool: " + ar.cause().getMessage());
         return;
       }
       message.reply(new JsonObject().put("spooled", true));
-      if (ended(kind, body)) {
-        vertx.eventBus().publish(AgentBus.TEST_ENDED, new JsonObject().put("test_id", testId)
-            .put("command_id", body.getString("command_id")));
+      if (request.ends()) {
+        vertx.eventBus().publish(AgentBus.TEST_ENDED, new RunEnded(testId, request.commandId()).toJson());
       }
       drain();
     });
-  }
-
-  private static String problem(Spool.Kind kind, JsonObject body) {
-    String testId = body.getString("test_id");
-    if (kind != Spool.Kind.RESULT && (testId == null || !ID.matcher(testId).matches())) {
-      return "test_id is required";
-    }
-    return switch (kind) {
-      case LOGS -> body.getValue("lines") instanceof JsonArray ? null : "lines (a list) is required";
-      case STATUS -> body.getString("status") == null ? "status is required" : null;
-      case RESULT -> body.getString("command_id") == null ? "command_id is required" : null;
-    };
-  }
-
-  private static boolean ended(Spool.Kind kind, JsonObject body) {
-    if (kind == Spool.Kind.RESULT) {
-      return true;
-    }
-    return kind == Spool.Kind.STATUS && List.of("completed", "failed").contains(body.getString("status"));
-  }
-
-  private static JsonObject cutLongLines(JsonObject body) {
-    JsonArray lines = new JsonArray();
-    for (Object line : body.getJsonArray("lines")) {
-      String text = String.valueOf(line);
-      lines.add(text.length() > MAX_LINE ? text.substring(0, MAX_LINE) : text);
-    }
-    return body.copy().put("lines", lines);
   }
 
   // --- the drain: one entry at a time, in order ---
@@ -270,11 +237,6 @@ public final class UplinkVerticle extends VerticleBase {
   }
 
   private static String errorOf(HttpResponse<Buffer> response) {
-    try {
-      JsonObject json = response.bodyAsJsonObject();
-      return json == null ? "" : json.getString("error", "");
-    } catch (RuntimeException e) {
-      return "";
-    }
+    return ApiError.sentence(response.bodyAsString()).orElse("");
   }
 }

@@ -215,13 +215,13 @@ class EngineLifecycleVerticleTest {
   @Test
   void aBenchmarkInterruptedByARestartIsReportedFailedAndItsCommandIsNotRunAgain() throws Exception {
     CommandJournal journal = new CommandJournal(home.root().resolve("jobs"));
-    journal.put(new JsonObject().put("command_id", "it-c5").put("test_id", "t5").put("type", "run_test")
-        .put("payload", runTest("it-c5", "t5", "x.gguf", "tiny").getJsonObject("payload")).put("state", CommandJournal.RUNNING));
+    journal.put(JournalEntry.parse(new JsonObject().put("command_id", "it-c5").put("test_id", "t5").put("type", "run_test")
+        .put("payload", runTest("it-c5", "t5", "x.gguf", "tiny").getJsonObject("payload")).put("state", "running")));
     deploy();
     waitFor(() -> !statuses.isEmpty(), 30, "the report of the interrupted test");
     assertThat(statuses).containsExactly(new JsonObject().put("test_id", "t5").put("command_id", "it-c5")
         .put("status", "failed").put("error", "Agent restarted during the benchmark"));
-    waitFor(() -> CommandJournal.DONE.equals(journal.get("it-c5").orElseThrow().getString("state")), 10, "the record done");
+    waitFor(() -> journal.get("it-c5").orElseThrow().state() == JournalEntry.State.DONE, 10, "the record done");
     assertThat(send(AgentBus.ENGINE_COMMAND, runTest("it-c5", "t5", "x.gguf", "tiny")).getBoolean("accepted")).isTrue();
     assertThat(send(AgentBus.ENGINE_STATE, new JsonObject()).getBoolean("busy")).isFalse();
     assertThat(statuses).hasSize(1);
@@ -272,8 +272,8 @@ class EngineLifecycleVerticleTest {
 
   private long journalPid(String commandId) throws Exception {
     CommandJournal journal = new CommandJournal(home.root().resolve("jobs"));
-    waitFor(() -> journal.get(commandId).map(r -> r.getLong("pid") != null).orElse(false), 30, "the pid in the journal");
-    return journal.get(commandId).orElseThrow().getLong("pid");
+    waitFor(() -> journal.get(commandId).map(r -> r.pid() != null).orElse(false), 30, "the pid in the journal");
+    return journal.get(commandId).orElseThrow().pid();
   }
 
   private static <T> T await(Future<T> future) throws Exception {

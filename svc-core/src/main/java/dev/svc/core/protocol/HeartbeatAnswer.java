@@ -49,6 +49,14 @@ public record HeartbeatAnswer(Optional<String> agentId, Optional<JsonObject> set
       return new Command(commandId, testId, CANCEL_TEST, new JsonObject().put("test_id", testId));
     }
 
+    /**
+     * One command as {@link #toJson} writes it (what the agent's engine receives); empty when it has
+     * no command_id, as in an answer.
+     */
+    public static Optional<Command> parse(JsonObject json) {
+      return command(json, "command");
+    }
+
     public JsonObject toJson() {
       JsonObject json = new JsonObject().put("command_id", commandId).put("type", type);
       if (testId != null) {
