@@ -1,7 +1,7 @@
 package dev.svc.agent.daemon;
 
 import dev.svc.core.domain.AgentStatus;
-import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.ErrorBody;
 import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.protocol.HeartbeatAnswer;
 import dev.svc.core.protocol.Registration;
@@ -334,6 +334,6 @@ public final class ControlVerticle extends VerticleBase {
 
   private static String error(HttpResponse<Buffer> response) {
     String body = response.bodyAsString();
-    return ApiError.sentence(body).orElse(body == null ? "" : body);
+    return ErrorBody.sentence(body).orElse(body == null ? "" : body);
   }
 }

@@ -2,7 +2,7 @@ package dev.svc.agent.uplink;
 
 import dev.svc.agent.AgentBus;
 import dev.svc.agent.AgentBus.RunEnded;
-import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.ErrorBody;
 import dev.svc.core.protocol.BadMessage;
 import dev.svc.core.protocol.LogBatch;
 import dev.svc.core.protocol.ResultReport;
@@ -237,6 +237,6 @@ public final class UplinkVerticle extends VerticleBase {
   }
 
   private static String errorOf(HttpResponse<Buffer> response) {
-    return ApiError.sentence(response.bodyAsString()).orElse("");
+    return ErrorBody.sentence(response.bodyAsString()).orElse("");
   }
 }

@@ -83,16 +83,19 @@ public final class Fields {
     return l;
   }
 
-  /** A JSON boolean, or {@code fallback} when absent. */
+  /** A boolean (or the string {@code "true"} or {@code "false"}), or {@code fallback} when absent. */
   public static boolean optBoolean(JsonObject json, String field, boolean fallback) {
     Object value = json.getValue(field);
     if (value == null) {
       return fallback;
     }
-    if (!(value instanceof Boolean b)) {
-      throw new BadMessage("Field '" + field + "' must be true or false");
+    if (value instanceof Boolean b) {
+      return b;
     }
-    return b;
+    if ("true".equals(value) || "false".equals(value)) {
+      return Boolean.parseBoolean((String) value);
+    }
+    throw new BadMessage("Field '" + field + "' must be true or false");
   }
 
   /** A JSON object, or null when absent. */

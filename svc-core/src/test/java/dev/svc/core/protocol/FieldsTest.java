@@ -27,12 +27,13 @@ class FieldsTest {
   }
 
   @Test
-  void booleansAreJsonBooleansOnly() {
-    JsonObject json = new JsonObject().put("yes", true).put("text", "true").put("one", 1);
+  void booleansAreBooleansOrTheirWords() {
+    JsonObject json = new JsonObject().put("yes", true).put("text", "false").put("word", "yes").put("one", 1);
     assertThat(Fields.optBoolean(json, "yes", false)).isTrue();
+    assertThat(Fields.optBoolean(json, "text", true)).isFalse();
     assertThat(Fields.optBoolean(json, "missing", true)).isTrue();
     assertThat(Fields.optBoolean(json, "missing", false)).isFalse();
-    assertThatThrownBy(() -> Fields.optBoolean(json, "text", false)).hasMessage("Field 'text' must be true or false");
+    assertThatThrownBy(() -> Fields.optBoolean(json, "word", false)).hasMessage("Field 'word' must be true or false");
     assertThatThrownBy(() -> Fields.optBoolean(json, "one", false)).hasMessage("Field 'one' must be true or false");
   }
 
@@ -48,11 +49,11 @@ class FieldsTest {
 
   @Test
   void anErrorBodyGivesItsSentence() {
-    assertThat(ApiError.sentence(new ApiError("Unknown agent").toJson().encode())).contains("Unknown agent");
-    assertThat(ApiError.sentence("<html>Bad gateway</html>")).isEmpty();
-    assertThat(ApiError.sentence("{\"error\": 42}")).isEmpty();
-    assertThat(ApiError.sentence("{\"status\": \"ok\"}")).isEmpty();
-    assertThat(ApiError.sentence("")).isEmpty();
-    assertThat(ApiError.sentence(null)).isEmpty();
+    assertThat(ErrorBody.sentence(new ErrorBody("Unknown agent").toJson().encode())).contains("Unknown agent");
+    assertThat(ErrorBody.sentence("<html>Bad gateway</html>")).isEmpty();
+    assertThat(ErrorBody.sentence("{\"error\": 42}")).isEmpty();
+    assertThat(ErrorBody.sentence("{\"status\": \"ok\"}")).isEmpty();
+    assertThat(ErrorBody.sentence("")).isEmpty();
+    assertThat(ErrorBody.sentence(null)).isEmpty();
   }
 }

@@ -79,28 +79,11 @@ public final class Body {
   }
 
   public boolean optBool(String field, boolean fallback) {
-    Object value = json.getValue(field);
-    if (value == null) {
-      return fallback;
-    }
-    if (value instanceof Boolean) {
-      return (Boolean) value;
-    }
-    if ("true".equals(value) || "false".equals(value)) {
-      return Boolean.parseBoolean((String) value);
-    }
-    throw ApiError.badRequest("Field '" + field + "' must be true or false");
+    return wire(() -> Fields.optBoolean(json, field, fallback));
   }
 
   public JsonObject optObject(String field) {
-    Object value = json.getValue(field);
-    if (value == null) {
-      return null;
-    }
-    if (!(value instanceof JsonObject)) {
-      throw ApiError.badRequest("Field '" + field + "' must be an object");
-    }
-    return (JsonObject) value;
+    return wire(() -> Fields.optObject(json, field));
   }
 
   public JsonArray optArray(String field) {

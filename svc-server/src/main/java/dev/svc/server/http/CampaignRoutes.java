@@ -100,10 +100,7 @@ public final class CampaignRoutes implements ApiArea {
     if (rawConfig == null) {
       throw ApiError.badRequest("Field 'config' is required");
     }
-    Body config = Body.parse(rawConfig.toBuffer(), false);
-    CampaignConfig matrix = new CampaignConfig(models(config.optArray("models")), engines(config.optArray("engines")),
-        benchmarks(config.optArray("benchmarks")), config.optString("suite_name", CampaignConfig.DEFAULT_SUITE),
-        config.optBool("force", false));
+    CampaignConfig matrix = known(Body.wire(() -> CampaignConfig.parse(rawConfig)));
     int total = matrix.runs();
     if (total > MAX_MATRIX) {
       throw ApiError.badRequest("A campaign may have at most " + MAX_MATRIX + " runs (models × engines × benchmarks)");
@@ -122,78 +119,24 @@ public final class CampaignRoutes implements ApiArea {
     });
   }
 
-  private static List<CampaignConfig.Model> models(JsonArray models) {
-    if (models == null || models.isEmpty()) {
-      throw ApiError.badRequest("config.models must be a non-empty list");
+  /** The config with its paths checked and its engines and benchmarks as the catalogs name them. */
+  private CampaignConfig known(CampaignConfig config) {
+    List<CampaignConfig.Model> models = new ArrayList<>();
+    for (CampaignConfig.Model model : config.models()) {
+      models.add(new CampaignConfig.Model(model.name(), QuickTestRoutes.checkPath("config.models[].path", model.path(), true)));
     }
-    List<CampaignConfig.Model> out = new ArrayList<>();
-    for (Object m : models) {
-      JsonObject model;
-      if (m instanceof String) {
-        model = new JsonObject().put("name", m).put("path", m);
-      } else if (m instanceof JsonObject) {
-        model = (JsonObject) m;
-      } else {
-        throw ApiError.badRequest("config.models items must be objects {\"name\",\"path\"}");
-      }
-      Object path = model.getValue("path");
-      if (!(path instanceof String)) {
-        throw ApiError.badRequest("config.models items need a string 'path'");
-      }
-      String checked = QuickTestRoutes.checkPath("config.models[].path", (String) path, true);
-      Object name = model.getValue("name");
-      if (name != null && !(name instanceof String)) {
-        throw ApiError.badRequest("config.models[].name must be a string");
-      }
-      TextFields.line("config.models[].name", (String) name, 1024);
-      out.add(new CampaignConfig.Model(name == null ? checked : (String) name, checked));
+    List<CampaignConfig.Engine> engines = new ArrayList<>();
+    for (CampaignConfig.Engine engine : config.engines()) {
+      String name = this.engines.find(engine.name()).map(EngineSpec::name).orElseThrow(() -> ApiError.badRequest(
+          "Unknown engine '" + engine.name() + "'; known engines: " + String.join(", ", this.engines.names())));
+      engines.add(new CampaignConfig.Engine(name, engine.suite()));
     }
-    return out;
-  }
-
-  private List<CampaignConfig.Engine> engines(JsonArray engines) {
-    if (engines == null || engines.isEmpty()) {
-      throw ApiError.badRequest("config.engines must be a non-empty list");
+    List<String> benchmarks = new ArrayList<>();
+    for (String benchmark : config.benchmarks()) {
+      benchmarks.add(Benchmarks.canonical(benchmark).orElseThrow(() -> ApiError.badRequest(
+          "Unknown benchmark '" + benchmark + "'; known benchmarks: " + String.join(", ", Benchmarks.all()))));
     }
-    List<CampaignConfig.Engine> out = new ArrayList<>();
-    for (Object e : engines) {
-      JsonObject engine;
-      if (e instanceof String) {
-        engine = new JsonObject().put("name", e);
-      } else if (e instanceof JsonObject) {
-        engine = (JsonObject) e;
-      } else {
-        throw ApiError.badRequest("config.engines items must be objects {\"name\",\"suite\"?}");
-      }
-      Object name = engine.getValue("name");
-      if (!(name instanceof String) || this.engines.find((String) name).isEmpty()) {
-        throw ApiError.badRequest("Unknown engine '" + name + "'; known engines: " + String.join(", ", this.engines.names()));
-      }
-      Object suite = engine.getValue("suite");
-      if (suite != null && !(suite instanceof String)) {
-        throw ApiError.badRequest("config.engines[].suite must be a string");
-      }
-      out.add(new CampaignConfig.Engine(this.engines.find((String) name).get().name(), (String) suite));
-    }
-    return out;
-  }
-
-  private static List<String> benchmarks(JsonArray benchmarks) {
-    if (benchmarks == null) {
-      return List.of(CampaignConfig.DEFAULT_BENCHMARK);
-    }
-    if (benchmarks.isEmpty()) {
-      throw ApiError.badRequest("config.benchmarks must be a non-empty list");
-    }
-    List<String> out = new ArrayList<>();
-    for (Object b : benchmarks) {
-      String name = b instanceof String ? Benchmarks.canonical((String) b).orElse(null) : null;
-      if (name == null) {
-        throw ApiError.badRequest("Unknown benchmark '" + b + "'; known benchmarks: " + String.join(", ", Benchmarks.all()));
-      }
-      out.add(name);
-    }
-    return out;
+    return new CampaignConfig(models, engines, benchmarks, config.suiteName(), config.force());
   }
 
   private void checkMatrix(StoredAgent agent, CampaignConfig matrix) {

@@ -1,6 +1,6 @@
 package dev.svc.server.http;
 
-import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.ErrorBody;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -24,7 +24,7 @@ public final class Replies {
   }
 
   public static void error(RoutingContext ctx, int status, String message) {
-    json(ctx, status, new ApiError(message).toJson());
+    json(ctx, status, new ErrorBody(message).toJson());
   }
 
   private static void send(RoutingContext ctx, int status, String body) {

@@ -4,10 +4,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.Optional;
 
 /**
- * An {@code /api/} error answer: {@code {"error": sentence}}, written by the server for every refusal
+ * An {@code /api/} error answer's body: {@code {"error": sentence}}, written by the server for every refusal
  * and read by its clients (the agent, its command line, the fleet simulator) to say why.
  */
-public record ApiError(String error) {
+public record ErrorBody(String error) {
 
   public JsonObject toJson() {
     return new JsonObject().put("error", error);
