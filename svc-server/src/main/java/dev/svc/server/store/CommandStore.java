@@ -58,21 +58,24 @@ public final class CommandStore {
   public Future<List<Command>> deliver(String agentId, Collection<String> acked) {
     String now = Timestamps.now();
     return pool.withTransaction(conn -> acknowledge(conn, agentId, acked, now)
-        .compose(v -> Sql.rows(conn, PENDING, Tuple.of(agentId)))
+        .compose(v -> Sql.rows(conn, PENDING, Tuple.of(agentId), StoredCommand.class))
         .compose(rows -> {
           Future<Void> chain = Future.succeededFuture();
-          for (JsonObject row : rows) {
-            chain = chain.compose(v -> Sql.update(conn, DELIVERED, Tuple.of(now, row.getString("id"))).mapEmpty());
+          for (StoredCommand row : rows) {
+            chain = chain.compose(v -> Sql.update(conn, DELIVERED, Tuple.of(now, row.id())).mapEmpty());
           }
           return chain.map(v -> rows.stream().map(CommandStore::command).toList());
         }));
   }
 
+  /** A row of commands, as far as a heartbeat answer needs it; the payload is JSON text. */
+  record StoredCommand(String id, String testId, String type, String payload) {
+  }
+
   /** A stored command as the heartbeat answer carries it. */
-  private static Command command(JsonObject row) {
-    JsonObject payload = StoredJson.object(row.getString("payload"));
-    return new Command(row.getString("id"), row.getString("test_id"), row.getString("type"),
-        payload == null ? new JsonObject() : payload);
+  private static Command command(StoredCommand row) {
+    JsonObject payload = StoredJson.object(row.payload());
+    return new Command(row.id(), row.testId(), row.type(), payload == null ? new JsonObject() : payload);
   }
 
   private static Future<Void> acknowledge(SqlClient client, String agentId, Collection<String> acked, String now) {

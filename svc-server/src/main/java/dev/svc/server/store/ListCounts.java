@@ -1,7 +1,6 @@
 package dev.svc.server.store;
 
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
 import java.util.HashMap;
@@ -32,6 +31,10 @@ final class ListCounts {
   private record Counted(long changes, long total) {
   }
 
+  /** A row of list_counts: a list (or list:status) and its total; changes counts the list's writes. */
+  record ListCount(String name, long total, long changes) {
+  }
+
   private final Pool pool;
   /** Several event loops share a store: the cache is guarded by itself. */
   private final Map<String, Counted> counted = new LinkedHashMap<>(64, 0.75f, true) {
@@ -56,18 +59,18 @@ final class ListCounts {
    */
   Future<Long> total(String list, String status, boolean filtered, boolean cacheable, String countSql, Tuple params) {
     String statusRow = status == null ? list : list + ":" + status;
-    return Sql.rows(pool, READ, Tuple.of(list, statusRow)).compose(rows -> {
-      Map<String, JsonObject> byName = new HashMap<>();
-      rows.forEach(r -> byName.put(r.getString("name"), r));
+    return Sql.rows(pool, READ, Tuple.of(list, statusRow), ListCount.class).compose(rows -> {
+      Map<String, ListCount> byName = new HashMap<>();
+      rows.forEach(r -> byName.put(r.name(), r));
       if (!filtered) {
-        JsonObject row = byName.get(statusRow);
-        return Future.succeededFuture(row == null ? 0L : row.getLong("total"));
+        ListCount row = byName.get(statusRow);
+        return Future.succeededFuture(row == null ? 0L : row.total());
       }
-      JsonObject table = byName.get(list);
+      ListCount table = byName.get(list);
       if (!cacheable || table == null) {
         return Sql.count(pool, countSql, params);
       }
-      long changes = table.getLong("changes");
+      long changes = table.changes();
       String key = countSql + '\u0000' + params.deepToString();
       Counted known;
       synchronized (counted) {
@@ -86,12 +89,11 @@ final class ListCounts {
 
   /** The stored total of each status of a list ({@code queued} → 3), statuses with no rows left out. */
   Future<Map<String, Long>> byStatus(String list) {
-    return Sql.rows(pool, READ_ALL, Tuple.of(list + ":%")).map(rows -> {
+    return Sql.rows(pool, READ_ALL, Tuple.of(list + ":%"), ListCount.class).map(rows -> {
       Map<String, Long> out = new HashMap<>();
-      for (JsonObject row : rows) {
-        long total = row.getLong("total");
-        if (total > 0) {
-          out.put(row.getString("name").substring(list.length() + 1), total);
+      for (ListCount row : rows) {
+        if (row.total() > 0) {
+          out.put(row.name().substring(list.length() + 1), row.total());
         }
       }
       return out;

@@ -41,8 +41,8 @@ public final class RetentionStore {
    * kept, so that ids keep growing from where they were.
    */
   public Future<Long> eventsKeptFrom(String cutoff) {
-    return Sql.rows(pool, FIRST_EVENT_FROM, Tuple.of(cutoff)).compose(rows -> !rows.isEmpty()
-        ? Future.succeededFuture(rows.get(0).getLong("id"))
+    return Sql.row(pool, FIRST_EVENT_FROM, Tuple.of(cutoff), StoredEvent.class).compose(first -> first.isPresent()
+        ? Future.succeededFuture(first.get().id())
         : Sql.count(pool, LAST_EVENT, Tuple.tuple()));
   }
 

@@ -21,9 +21,9 @@ public final class SettingsStore {
   }
 
   public Future<Map<String, String>> all() {
-    return Sql.rows(pool, ALL, Tuple.tuple()).map(rows -> {
+    return Sql.rows(pool, ALL, Tuple.tuple(), StoredSetting.class).map(rows -> {
       Map<String, String> out = new LinkedHashMap<>();
-      rows.forEach(r -> out.put(r.getString("key"), r.getString("value")));
+      rows.forEach(r -> out.put(r.key(), r.value()));
       return out;
     });
   }

@@ -1,5 +1,5 @@
 package dev.svc.server.store;
 
-/** A stored setting of an agent ({@code agentId} null where the query selected one agent's). */
+/** A stored setting: an agent's, or a global one ({@code agentId} null there, and where the query selected one agent's). */
 record StoredSetting(String agentId, String key, String value) {
 }

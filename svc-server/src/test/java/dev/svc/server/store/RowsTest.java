@@ -74,7 +74,10 @@ class RowsTest {
             "agent_last_heartbeat_at"),
         StoredCampaign.class, columns("campaigns", "agent_name", "agent_deleted_at"),
         StoredResult.class, columns("results"),
-        StoredEvent.class, columns("events"));
+        StoredEvent.class, columns("events"),
+        StoredSetting.class, columns("agent_settings"),
+        CommandStore.StoredCommand.class, columns("commands"),
+        ListCounts.ListCount.class, columns("list_counts"));
     columns.forEach((type, known) -> assertThat(Arrays.stream(type.getRecordComponents())
         .map(c -> Rows.snakeCase(c.getName())).toList()).as(type.getSimpleName()).isSubsetOf(known));
   }
