@@ -1,6 +1,7 @@
 package dev.svc.server.campaigns;
 
 import dev.svc.core.domain.CampaignStatus;
+import dev.svc.core.events.CampaignSignal;
 import dev.svc.core.events.EventAddresses;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -35,9 +36,9 @@ public final class CampaignExecutor extends VerticleBase {
   @Override
   public Future<?> start() {
     Future<Void> launches = vertx.eventBus().<JsonObject>consumer(EventAddresses.CAMPAIGN_LAUNCH,
-        m -> launch(m.body().getString("campaign_id"))).completion();
+        m -> launch(CampaignSignal.parse(m.body()).campaignId())).completion();
     Future<Void> cancels = vertx.eventBus().<JsonObject>consumer(EventAddresses.CAMPAIGN_CANCEL,
-        m -> cancel(m.body().getString("campaign_id"))).completion();
+        m -> cancel(CampaignSignal.parse(m.body()).campaignId())).completion();
     return Future.all(launches, cancels).onSuccess(v -> resumeAll());
   }
 

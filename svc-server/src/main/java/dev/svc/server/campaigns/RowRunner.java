@@ -7,6 +7,7 @@ import dev.svc.server.quicktests.TestTransitions;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
+import dev.svc.core.events.SimulationRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
@@ -108,7 +109,7 @@ final class RowRunner {
 
   private void simulateIfTestAgent() {
     if (testAgent) {
-      services.vertx().eventBus().send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", testId));
+      services.vertx().eventBus().send(EventAddresses.SIMULATOR_RUN, new SimulationRequest(testId).toJson());
     }
   }
 

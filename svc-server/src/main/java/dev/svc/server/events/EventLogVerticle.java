@@ -1,6 +1,8 @@
 package dev.svc.server.events;
 
 import dev.svc.core.events.EventAddresses;
+import dev.svc.core.events.PublishRequest;
+import dev.svc.core.protocol.BadMessage;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -21,8 +23,14 @@ public final class EventLogVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     return vertx.eventBus().<JsonObject>consumer(EventAddresses.PUBLISH, message -> {
-      JsonObject body = message.body();
-      log.append(body.getString("source_id"), body.getString("type"), body.getJsonObject("data", new JsonObject()))
+      PublishRequest request;
+      try {
+        request = PublishRequest.parse(message.body() == null ? new JsonObject() : message.body());
+      } catch (BadMessage e) {
+        message.fail(400, e.getMessage());
+        return;
+      }
+      log.append(request.sourceId(), request.type(), request.data())
           .onComplete(ar -> {
             if (ar.succeeded()) {
               message.reply(ar.result());

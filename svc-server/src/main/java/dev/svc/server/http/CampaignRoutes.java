@@ -14,6 +14,7 @@ import dev.svc.core.Ids;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.CampaignStatus;
 import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.events.CampaignSignal;
 import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
 import dev.svc.server.store.Event;
@@ -192,7 +193,7 @@ public final class CampaignRoutes implements ApiArea {
     guard.global(ctx);
     String id = ctx.pathParam("id");
     return moveCampaign(id, CampaignStatus.QUEUED).map(c -> {
-      vertx.eventBus().send(EventAddresses.CAMPAIGN_LAUNCH, new JsonObject().put("campaign_id", id));
+      vertx.eventBus().send(EventAddresses.CAMPAIGN_LAUNCH, new CampaignSignal(id).toJson());
       Replies.json(ctx, 202, c);
       return null;
     });
@@ -208,7 +209,7 @@ public final class CampaignRoutes implements ApiArea {
         throw ApiError.conflict("Campaign " + id + " is " + current.wireName() + "; only queued or running campaigns can be cancelled");
       }
       return moveCampaign(id, CampaignStatus.CANCELLED).compose(c -> cancelActiveRows(id).map(v -> {
-        vertx.eventBus().send(EventAddresses.CAMPAIGN_CANCEL, new JsonObject().put("campaign_id", id));
+        vertx.eventBus().send(EventAddresses.CAMPAIGN_CANCEL, new CampaignSignal(id).toJson());
         return c;
       })).compose(c -> detail(id));
     }).map(c -> {

@@ -3,6 +3,7 @@ package dev.svc.server.quicktests;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
+import dev.svc.core.events.SimulationRequest;
 import dev.svc.core.events.EventType;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.store.Event;
@@ -59,7 +60,7 @@ public final class TestTransitions {
         ? Written.of(true, statusEvent(test.id(), test.commandId(), QuickTestStatus.QUEUED, null)) : Written.of(false)))
         .map(stored -> {
           if (stored && onTestAgent) {
-            bus.send(EventAddresses.SIMULATOR_RUN, new JsonObject().put("test_id", test.id()));
+            bus.send(EventAddresses.SIMULATOR_RUN, new SimulationRequest(test.id()).toJson());
           } else if (stored) {
             fleet.work().mark(test.agentId());
           }

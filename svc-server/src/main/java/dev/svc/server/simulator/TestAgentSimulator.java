@@ -2,6 +2,7 @@ package dev.svc.server.simulator;
 
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
+import dev.svc.core.events.SimulationRequest;
 import dev.svc.server.db.StorageFault;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -49,7 +50,7 @@ public final class TestAgentSimulator extends VerticleBase {
   @Override
   public Future<?> start() {
     return vertx.eventBus().<JsonObject>consumer(EventAddresses.SIMULATOR_RUN,
-        message -> wake(message.body() == null ? null : message.body().getString("test_id")))
+        message -> wake(message.body() == null ? null : SimulationRequest.parse(message.body()).testId()))
         .completion()
         .compose(v -> services.tests().testAgentsWithWork())
         .map(agents -> {
