@@ -1,8 +1,8 @@
 package dev.svc.server.campaigns;
 
+import dev.svc.core.events.LoggedEvent;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
-import dev.svc.core.events.EventType;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -24,7 +24,7 @@ final class RowWatch {
 
   private RowWatch(Vertx vertx, String testId, Consumer<String> onLog) {
     this.onLog = onLog;
-    this.consumer = vertx.eventBus().consumer(EventAddresses.forSource(testId), m -> event(m.body()));
+    this.consumer = vertx.eventBus().consumer(EventAddresses.forSource(testId), m -> event(LoggedEvent.parse(m.body())));
   }
 
   /** Registers the consumer; completes once it is registered, so no later event is missed. */
@@ -33,20 +33,15 @@ final class RowWatch {
     return watch.consumer.completion().map(v -> watch);
   }
 
-  private void event(JsonObject event) {
+  private void event(LoggedEvent event) {
     if (outcome.future().isComplete()) {
       return;
     }
-    JsonObject data = event.getJsonObject("data", new JsonObject());
-    String type = event.getString("type");
-    if (EventType.LOG.equals(type)) {
-      String line = data.getString("line");
-      if (line != null) {
-        onLog.accept(line);
-      }
-    } else if (EventType.STATUS.equals(type)) {
-      QuickTestStatus.parse(data.getString("status")).filter(QuickTestStatus::isTerminal)
-          .ifPresent(status -> settle(new RowOutcome(status, data.getString("error"))));
+    if (event.line() != null) {
+      onLog.accept(event.line());
+    } else if (event.status() != null) {
+      QuickTestStatus.parse(event.status()).filter(QuickTestStatus::isTerminal)
+          .ifPresent(status -> settle(new RowOutcome(status, event.error())));
     }
   }
 

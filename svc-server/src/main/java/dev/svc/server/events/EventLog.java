@@ -1,6 +1,7 @@
 package dev.svc.server.events;
 
 import dev.svc.core.events.EventAddresses;
+import dev.svc.core.events.LoggedEvent;
 import dev.svc.server.store.Event;
 import dev.svc.server.store.EventStore;
 import io.vertx.core.Context;
@@ -49,11 +50,11 @@ public final class EventLog {
     Future<Written<T>> apply(SqlConnection conn);
   }
 
-  private record Done<T>(T value, List<JsonObject> stored) {
+  private record Done<T>(T value, List<LoggedEvent> stored) {
   }
 
   /** A local listener: the events of each committed write, handed over on its context. */
-  private record Listener(Context context, Consumer<List<JsonObject>> handler) {
+  private record Listener(Context context, Consumer<List<LoggedEvent>> handler) {
   }
 
   private final Vertx vertx;
@@ -83,14 +84,14 @@ public final class EventLog {
    * must not be changed. An event the listener does not get was committed before this call returned,
    * so a read of the database begun after it finds it. Run the returned action to stop.
    */
-  public Runnable listen(Context context, Consumer<List<JsonObject>> handler) {
+  public Runnable listen(Context context, Consumer<List<LoggedEvent>> handler) {
     Listener listener = new Listener(context, handler);
     listeners.add(listener);
     return () -> listeners.remove(listener);
   }
 
-  /** Stores and publishes one event; completes with it as published ({@code {"id","source_id","type","data","created_at"}}). */
-  public Future<JsonObject> append(String sourceId, String type, JsonObject data) {
+  /** Stores and publishes one event; completes with it as published. */
+  public Future<LoggedEvent> append(String sourceId, String type, JsonObject data) {
     return submit(conn -> Future.succeededFuture(Written.of(null, new Event(sourceId, type, data))))
         .map(done -> done.stored().get(0));
   }
@@ -142,12 +143,12 @@ public final class EventLog {
     });
   }
 
-  private void handOver(List<JsonObject> stored) {
+  private void handOver(List<LoggedEvent> stored) {
     if (stored.isEmpty() || listeners.isEmpty()) {
       return;
     }
     // one copy for every listener: the stored rows also go back to append's caller, who may change them
-    List<JsonObject> events = stored.stream().map(JsonObject::copy).toList();
+    List<LoggedEvent> events = stored.stream().map(LoggedEvent::copy).toList();
     for (Listener listener : listeners) {
       listener.context().runOnContext(v -> listener.handler().accept(events));
     }
@@ -157,8 +158,9 @@ public final class EventLog {
     return store.insert(conn, written.events()).map(stored -> new Done<>(written.value(), stored));
   }
 
-  private void publish(JsonObject event) {
-    vertx.eventBus().publish(EventAddresses.ALL, event);
-    vertx.eventBus().publish(EventAddresses.forSource(event.getString("source_id")), event);
+  private void publish(LoggedEvent event) {
+    JsonObject json = event.toJson();
+    vertx.eventBus().publish(EventAddresses.ALL, json);
+    vertx.eventBus().publish(EventAddresses.forSource(event.sourceId()), json);
   }
 }

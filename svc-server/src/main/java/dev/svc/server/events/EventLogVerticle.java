@@ -33,7 +33,7 @@ public final class EventLogVerticle extends VerticleBase {
       log.append(request.sourceId(), request.type(), request.data())
           .onComplete(ar -> {
             if (ar.succeeded()) {
-              message.reply(ar.result());
+              message.reply(ar.result().toJson());
             } else {
               message.fail(500, "Event not stored: " + ar.cause().getMessage());
             }

@@ -1,10 +1,10 @@
 package dev.svc.server.http;
 
+import dev.svc.core.events.LoggedEvent;
 import dev.svc.server.events.EventLog;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -82,17 +82,17 @@ final class SseFanout {
   }
 
   /** The events of one committed write, in id order. */
-  private void deliver(List<JsonObject> events) {
-    Map<JsonObject, Buffer> frames = new IdentityHashMap<>();
+  private void deliver(List<LoggedEvent> events) {
+    Map<LoggedEvent, Buffer> frames = new IdentityHashMap<>();
     if (!all.isEmpty()) {
       fanOut(all, new Batch(events, frames));
     }
     if (bySource.isEmpty()) {
       return;
     }
-    Map<String, List<JsonObject>> grouped = new LinkedHashMap<>();
-    for (JsonObject event : events) {
-      String source = event.getString("source_id");
+    Map<String, List<LoggedEvent>> grouped = new LinkedHashMap<>();
+    for (LoggedEvent event : events) {
+      String source = event.sourceId();
       if (bySource.containsKey(source)) {
         grouped.computeIfAbsent(source, k -> new ArrayList<>()).add(event);
       }
@@ -119,11 +119,11 @@ final class SseFanout {
 
   /** Some events of one write (all of them, or one source's), each framed once, shared by the streams. */
   static final class Batch {
-    private final List<JsonObject> events;
-    private final Map<JsonObject, Buffer> frames;
+    private final List<LoggedEvent> events;
+    private final Map<LoggedEvent, Buffer> frames;
     private Buffer joined;
 
-    Batch(List<JsonObject> events, Map<JsonObject, Buffer> frames) {
+    Batch(List<LoggedEvent> events, Map<LoggedEvent, Buffer> frames) {
       this.events = events;
       this.frames = frames;
     }
@@ -132,12 +132,12 @@ final class SseFanout {
       return events.size();
     }
 
-    JsonObject event(int i) {
+    LoggedEvent event(int i) {
       return events.get(i);
     }
 
     long id(int i) {
-      return events.get(i).getLong("id");
+      return events.get(i).id();
     }
 
     /** The frames of events {@code from} (inclusive) to {@code to} (exclusive) as one buffer. */
@@ -161,7 +161,7 @@ final class SseFanout {
       return out;
     }
 
-    private Buffer frame(JsonObject event) {
+    private Buffer frame(LoggedEvent event) {
       return frames.computeIfAbsent(event, SseFrame::event);
     }
   }

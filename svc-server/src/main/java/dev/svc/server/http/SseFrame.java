@@ -1,5 +1,6 @@
 package dev.svc.server.http;
 
+import dev.svc.core.events.LoggedEvent;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 
@@ -13,10 +14,8 @@ final class SseFrame {
   }
 
   /** {@code id: <n>\nevent: <type>\ndata: <json>\n\n}; the JSON encoder escapes newlines, so data is one line. */
-  static Buffer event(JsonObject event) {
-    JsonObject data = event.getJsonObject("data", new JsonObject());
-    return Buffer.buffer("id: " + event.getLong("id") + "\nevent: " + event.getString("type")
-        + "\ndata: " + data.encode() + "\n\n");
+  static Buffer event(LoggedEvent event) {
+    return Buffer.buffer("id: " + event.id() + "\nevent: " + event.type() + "\ndata: " + event.data().encode() + "\n\n");
   }
 
   /**

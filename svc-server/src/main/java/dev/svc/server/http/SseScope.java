@@ -1,10 +1,9 @@
 package dev.svc.server.http;
 
+import dev.svc.core.events.LoggedEvent;
 import dev.svc.core.events.EventAddresses;
-import dev.svc.core.events.EventType;
 import dev.svc.server.store.EventStore;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Set;
 
@@ -23,22 +22,21 @@ record SseScope(String address, String sourceId) {
   }
 
   /** The stored events after {@code id}, oldest first. */
-  Future<List<JsonObject>> page(EventStore store, long id, int limit) {
+  Future<List<LoggedEvent>> page(EventStore store, long id, int limit) {
     return sourceId == null ? store.after(id, limit) : store.afterForSource(sourceId, id, limit);
   }
 
   /** Whether the stream ends after this event: a per-source stream's terminal status (agents have none). */
-  boolean endsWith(JsonObject event) {
+  boolean endsWith(LoggedEvent event) {
     return sourceId != null && isTerminalStatus(event);
   }
 
-  static boolean isTerminalStatus(JsonObject event) {
-    return EventType.STATUS.equals(event.getString("type"))
-        && isTerminal(event.getJsonObject("data", new JsonObject()).getString("status"));
+  static boolean isTerminalStatus(LoggedEvent event) {
+    return isTerminal(event.status());
   }
 
   /** Whether a test's or campaign's status is final. */
   static boolean isTerminal(String status) {
-    return TERMINAL.contains(status);
+    return status != null && TERMINAL.contains(status);
   }
 }

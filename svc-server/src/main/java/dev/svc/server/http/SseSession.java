@@ -1,12 +1,12 @@
 package dev.svc.server.http;
 
+import dev.svc.core.events.LoggedEvent;
 import dev.svc.server.store.EventStore;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -38,7 +38,7 @@ final class SseSession {
   private final SseFanout fanout;
   private boolean subscribed;
   /** Live events that arrived while catching up; null once the stream is live. */
-  private List<JsonObject> held = new ArrayList<>();
+  private List<LoggedEvent> held = new ArrayList<>();
   private boolean heldDropped;
   private long lastSent;
   private long keepaliveTimer = -1;
@@ -133,13 +133,13 @@ final class SseSession {
       }
       return done();
     }
-    List<JsonObject> batch = held;
+    List<LoggedEvent> batch = held;
     held = new ArrayList<>();
     return writeAll(batch, 0).compose(v -> closed ? done() : sendHeld());
   }
 
   /** Writes a backlog, waiting for the client to drain whenever its write queue fills. */
-  private Future<Void> writeAll(List<JsonObject> events, int from) {
+  private Future<Void> writeAll(List<LoggedEvent> events, int from) {
     for (int i = from; i < events.size() && !closed; i++) {
       if (response.writeQueueFull()) {
         int next = i;
@@ -200,7 +200,7 @@ final class SseSession {
     }
   }
 
-  private void hold(JsonObject event) {
+  private void hold(LoggedEvent event) {
     if (held.size() < MAX_HELD) {
       held.add(event);
     } else {
@@ -209,8 +209,8 @@ final class SseSession {
     }
   }
 
-  private void send(JsonObject event) {
-    long id = event.getLong("id");
+  private void send(LoggedEvent event) {
+    long id = event.id();
     if (id <= lastSent) {
       return;
     }

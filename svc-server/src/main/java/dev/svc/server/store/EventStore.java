@@ -2,6 +2,7 @@ package dev.svc.server.store;
 
 import dev.svc.core.Timestamps;
 import dev.svc.core.events.EventType;
+import dev.svc.core.events.LoggedEvent;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -40,8 +41,8 @@ public final class EventStore {
     this.postgres = postgres;
   }
 
-  /** Stores an event; returns it as published: {@code {"id","source_id","type","data","created_at"}}. */
-  public Future<JsonObject> insert(String sourceId, String type, JsonObject data) {
+  /** Stores an event; returns it as published. */
+  public Future<LoggedEvent> insert(String sourceId, String type, JsonObject data) {
     return insert(pool, List.of(new Event(sourceId, type, data))).map(stored -> stored.get(0));
   }
 
@@ -49,12 +50,12 @@ public final class EventStore {
    * Stores events through {@code client} (a transaction's connection), in their order, with one
    * statement per {@value #ROWS_PER_INSERT} events; returns them as published, in id order.
    */
-  public Future<List<JsonObject>> insert(SqlClient client, List<Event> events) {
+  public Future<List<LoggedEvent>> insert(SqlClient client, List<Event> events) {
     if (events.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
     String now = Timestamps.now();
-    List<JsonObject> stored = new ArrayList<>(events.size());
+    List<LoggedEvent> stored = new ArrayList<>(events.size());
     Future<Void> chain = Future.succeededFuture();
     for (int from = 0; from < events.size(); from += ROWS_PER_INSERT) {
       List<Event> chunk = events.subList(from, Math.min(events.size(), from + ROWS_PER_INSERT));
@@ -63,7 +64,7 @@ public final class EventStore {
     return chain.map(v -> stored);
   }
 
-  private Future<Void> insertChunk(SqlClient client, List<Event> chunk, String now, List<JsonObject> stored) {
+  private Future<Void> insertChunk(SqlClient client, List<Event> chunk, String now, List<LoggedEvent> stored) {
     Tuple params = Tuple.tuple();
     for (Event event : chunk) {
       params.addString(event.sourceId()).addString(event.type()).addString(event.data().encode()).addString(now);
@@ -80,8 +81,7 @@ public final class EventStore {
       Collections.sort(ids);
       for (int i = 0; i < chunk.size(); i++) {
         Event event = chunk.get(i);
-        stored.add(new JsonObject().put("id", ids.get(i)).put("source_id", event.sourceId()).put("type", event.type())
-            .put("data", event.data()).put("created_at", now));
+        stored.add(new LoggedEvent(ids.get(i), event.sourceId(), event.type(), event.data(), now));
       }
       return null;
     });
@@ -101,12 +101,12 @@ public final class EventStore {
     return postgres ? "WITH inserted AS (" + sql + ") SELECT id FROM inserted ORDER BY id" : sql.toString();
   }
 
-  public Future<List<JsonObject>> after(long id, int limit) {
-    return Sql.rows(pool, AFTER, Tuple.of(id, limit)).map(EventStore::decode);
+  public Future<List<LoggedEvent>> after(long id, int limit) {
+    return Sql.rows(pool, AFTER, Tuple.of(id, limit), StoredEvent.class).map(EventStore::decode);
   }
 
-  public Future<List<JsonObject>> afterForSource(String sourceId, long id, int limit) {
-    return Sql.rows(pool, SOURCE_AFTER, Tuple.of(sourceId, id, limit)).map(EventStore::decode);
+  public Future<List<LoggedEvent>> afterForSource(String sourceId, long id, int limit) {
+    return Sql.rows(pool, SOURCE_AFTER, Tuple.of(sourceId, id, limit), StoredEvent.class).map(EventStore::decode);
   }
 
   /** The id of the newest event, 0 when there is none. */
@@ -128,11 +128,11 @@ public final class EventStore {
     return Sql.count(pool, LINE_COUNT, Tuple.of(sourceId));
   }
 
-  private static List<JsonObject> decode(List<JsonObject> rows) {
-    rows.forEach(r -> {
-      JsonObject data = StoredJson.object(r.getString("data"));
-      r.put("data", data == null ? new JsonObject() : data);
-    });
-    return rows;
+  private static List<LoggedEvent> decode(List<StoredEvent> rows) {
+    List<LoggedEvent> events = new ArrayList<>(rows.size());
+    for (StoredEvent r : rows) {
+      events.add(new LoggedEvent(r.id(), r.sourceId(), r.type(), StoredJson.object(r.data()), r.createdAt()));
+    }
+    return events;
   }
 }

@@ -1,9 +1,10 @@
 package dev.svc.server.web;
 
+import dev.svc.core.events.EventType;
+import dev.svc.core.events.LoggedEvent;
 import dev.svc.server.store.EventStore;
 import dev.svc.server.store.LogLine;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,13 +37,12 @@ record LogLines(List<Map<String, Object>> lines, long lastEventId, String lastSt
       List<Map<String, Object>> lines = new ArrayList<>();
       long last = 0;
       String status = null;
-      for (JsonObject event : rows) {
-        last = event.getLong("id");
-        JsonObject data = event.getJsonObject("data", new JsonObject());
-        if ("log".equals(event.getString("type"))) {
-          lines.add(line(data.getString("line"), event.getString("created_at")));
-        } else if ("status".equals(event.getString("type"))) {
-          status = data.getString("status");
+      for (LoggedEvent event : rows) {
+        last = event.id();
+        if (EventType.LOG.equals(event.type())) {
+          lines.add(line(event.line(), event.createdAt()));
+        } else if (EventType.STATUS.equals(event.type())) {
+          status = event.status();
         }
       }
       return new LogLines(lines, last, status);

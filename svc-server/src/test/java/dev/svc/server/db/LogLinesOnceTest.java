@@ -125,7 +125,7 @@ class LogLinesOnceTest {
       List<Long> ids = stored.stream().map(LogLine::id).toList();
       assertThat(ids).isSorted().doesNotHaveDuplicates();
       assertThat(store.afterForSource(testId, 0, 1000).await()).hasSize(100)
-          .allSatisfy(e -> assertThat(e.getString("type")).isEqualTo("log"));
+          .allSatisfy(e -> assertThat(e.type()).isEqualTo("log"));
     } finally {
       pool.close().await();
       vertx.close().await();

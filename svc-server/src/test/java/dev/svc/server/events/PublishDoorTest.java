@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.core.events.EventAddresses;
+import dev.svc.core.events.LoggedEvent;
 import dev.svc.core.events.PublishRequest;
 import dev.svc.server.TestServer;
 import dev.svc.server.db.SqlDatabase;
@@ -50,9 +51,9 @@ class PublishDoorTest {
     assertThat(stored.getString("source_id")).isEqualTo("integration-1");
     assertThat(stored.getJsonObject("data")).isEqualTo(data);
 
-    List<JsonObject> listed = stored("integration-1");
+    List<LoggedEvent> listed = stored("integration-1");
     assertThat(listed).hasSize(1);
-    assertThat(listed.get(0).getLong("id")).isEqualTo(stored.getLong("id"));
+    assertThat(listed.get(0).toJson()).isEqualTo(stored);
   }
 
   @Test
@@ -67,7 +68,7 @@ class PublishDoorTest {
     assertThat(stored("integration-2")).isEmpty();
   }
 
-  private List<JsonObject> stored(String sourceId) {
+  private List<LoggedEvent> stored(String sourceId) {
     SqlDatabase db = server.running().database();
     return new EventStore(db.pool(), db.postgres()).afterForSource(sourceId, 0, 100).await();
   }

@@ -170,7 +170,7 @@ class RetentionTest {
 
     assertThat(counts.getLong("events")).isEqualTo(newest - 1);
     assertThat(ids(server, "SELECT id FROM events")).containsExactly(newest);
-    long next = log.append("s-0", "status", new JsonObject().put("status", "after")).await().getLong("id");
+    long next = log.append("s-0", "status", new JsonObject().put("status", "after")).await().id();
     assertThat(next).isGreaterThan(newest);
   }
 

@@ -220,7 +220,7 @@ class EventStreamTest {
   void agentStreamStaysOpenAfterItsEvents() {
     SseTestClient stream = SseTestClient.open(http, stream(agentId));
     long id = log.append(agentId, "agent_status", new JsonObject().put("agent_id", agentId).put("name", "sse-agent")
-        .put("status", "offline")).await().getLong("id");
+        .put("status", "offline")).await().id();
     stream.waitFor("the agent status", () -> stream.frames().stream().anyMatch(f -> f.id() == id));
     int keepalives = stream.comments().size();
     stream.waitFor("a keepalive after it", () -> stream.comments().size() > keepalives + 1);
@@ -287,7 +287,7 @@ class EventStreamTest {
         .put("error", "agent lost")), 200);
     long terminal = newestEventId();
     long late = log.append(test, "result", new JsonObject().put("test_id", test).put("result_id", "late"))
-        .await().getLong("id"); // a result reported after the test failed
+        .await().id(); // a result reported after the test failed
 
     SseTestClient rest = SseTestClient.open(http, stream(test),
         new SseTestClient.Options().header("Last-Event-ID", Long.toString(terminal)));
@@ -487,7 +487,7 @@ class EventStreamTest {
     for (int i = 0; i < count; i++) {
       String line = i + " " + padding;
       appending = appending.compose(v -> log.append(test, "log", new JsonObject().put("test_id", test).put("line", line))
-          .map(event -> ids.add(event.getLong("id"))).mapEmpty());
+          .map(event -> ids.add(event.id())).mapEmpty());
     }
     appending.await();
 
@@ -605,7 +605,7 @@ class EventStreamTest {
   }
 
   private long append(String testId, String line) {
-    return log.append(testId, "log", new JsonObject().put("test_id", testId).put("line", line)).await().getLong("id");
+    return log.append(testId, "log", new JsonObject().put("test_id", testId).put("line", line)).await().id();
   }
 
   /** Appends "line from" … "line (to - 1)" one after the other. */
