@@ -2,7 +2,10 @@ package dev.svc.agent.cli;
 
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
+import dev.svc.agent.logs.AgentStatusAnswer;
 import dev.svc.core.home.SvcHome;
+import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.BadMessage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -15,6 +18,7 @@ import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import java.net.ConnectException;
 import java.nio.file.Files;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -89,16 +93,28 @@ public final class LocalAgent implements AutoCloseable {
     return (https ? "https" : "http") + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + config.port();
   }
 
-  /** {@code GET /api/status}; fails with ConnectException when nothing listens, {@link Answer} on a non-200. */
-  public JsonObject status() {
+  /**
+   * {@code GET /api/status}; fails with ConnectException when nothing listens, {@link Answer} on a
+   * non-200 or an answer that is not a status.
+   */
+  public AgentStatusAnswer status() {
     HttpResponse<Buffer> response = await(request(HttpMethod.GET, "/api/status").timeout(TIMEOUT_MS).send());
     if (response.statusCode() != 200) {
       throw new Answer(response.statusCode(), response.bodyAsString());
     }
+    JsonObject body;
     try {
-      return response.bodyAsJsonObject();
+      body = response.bodyAsJsonObject();
     } catch (RuntimeException e) {
       throw new Answer(response.statusCode(), "not JSON: " + response.bodyAsString());
+    }
+    if (body == null) {
+      throw new Answer(response.statusCode(), "an empty body");
+    }
+    try {
+      return AgentStatusAnswer.parse(body);
+    } catch (BadMessage e) {
+      throw new Answer(response.statusCode(), "a malformed status: " + e.getMessage());
     }
   }
 
@@ -144,13 +160,9 @@ public final class LocalAgent implements AutoCloseable {
     if (body == null || body.isBlank()) {
       return "";
     }
-    try {
-      String error = new JsonObject(body).getString("error");
-      if (error != null) {
-        return ": " + error;
-      }
-    } catch (RuntimeException e) {
-      // not JSON: the text itself
+    Optional<String> error = ApiError.sentence(body);
+    if (error.isPresent()) {
+      return ": " + error.get();
     }
     String text = body.strip().replace('\n', ' ');
     return ": " + (text.length() > 200 ? text.substring(0, 200) + "…" : text);

@@ -2,7 +2,7 @@ package dev.svc.agent.cli;
 
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
-import io.vertx.core.json.JsonObject;
+import dev.svc.agent.logs.AgentStatusAnswer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +55,7 @@ public final class StatusCommand implements Callable<Integer> {
     }
     rows.put("PID", process.map(p -> p.pid() + " (" + pidFile.file() + ")").orElse("(none)"));
 
-    JsonObject status = null;
+    AgentStatusAnswer status = null;
     String problem = null;
     boolean listening = true;
     try (LocalAgent local = LocalAgent.open(home, config)) {
@@ -70,11 +70,10 @@ public final class StatusCommand implements Callable<Integer> {
       problem = e.getMessage();
     }
     if (status != null) {
-      rows.put("Agent", "running" + (status.getString("name") == null ? "" : " as " + status.getString("name")));
-      rows.put("Benchmark", status.getBoolean("benchmark_active", false) ? "active" : "idle");
-      String current = status.getString("current_test");
-      rows.put("Current test", current == null || current.isEmpty() ? "(none)" : current);
-      rows.put("Storage", storage(status.getJsonObject("storage")));
+      rows.put("Agent", "running" + (status.name() == null ? "" : " as " + status.name()));
+      rows.put("Benchmark", status.benchmarkActive() ? "active" : "idle");
+      rows.put("Current test", status.currentTest().isEmpty() ? "(none)" : status.currentTest());
+      rows.put("Storage", storage(status.storage()));
       print(rows);
       return 0;
     }
@@ -98,19 +97,16 @@ public final class StatusCommand implements Callable<Integer> {
     return token.length() <= 8 ? "(set, " + token.length() + " characters)" : token.substring(0, 8) + "…";
   }
 
-  private static String storage(JsonObject storage) {
+  static String storage(AgentStatusAnswer.Storage storage) {
     if (storage == null) {
       return "(not reported)";
     }
-    return "free " + number(storage.getValue("free_gb")) + " GB, used " + number(storage.getValue("used_gb"))
-        + " GB, " + number(storage.getValue("model_count")) + " models";
+    return "free " + gb(storage.freeGb()) + " GB, used " + gb(storage.usedGb()) + " GB, "
+        + (storage.modelCount() == null ? "?" : storage.modelCount().toString()) + " models";
   }
 
-  private static String number(Object value) {
-    if (value instanceof Double d) {
-      return String.format(java.util.Locale.ROOT, "%.1f", d);
-    }
-    return value == null ? "?" : value.toString();
+  private static String gb(Double value) {
+    return value == null ? "?" : String.format(java.util.Locale.ROOT, "%.1f", value);
   }
 
   static void print(Map<String, String> rows) {

@@ -2,10 +2,11 @@ package dev.svc.agent.cli;
 
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.uplink.ServerConnection;
+import dev.svc.core.protocol.BadMessage;
+import dev.svc.core.protocol.CancelAnswer;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.net.URLEncoder;
@@ -95,7 +96,13 @@ public final class TestCommand implements Callable<Integer> {
               + LocalAgent.errorText(response.bodyAsString()));
           return 1;
         }
-        JsonArray items = response.bodyAsJsonObject().getJsonArray("items", new JsonArray());
+        List<ListedTest> items;
+        try {
+          items = ListedTest.page(jsonBody(response));
+        } catch (BadMessage e) {
+          System.err.println("svc-agent test list: the server's list of tests is malformed: " + e.getMessage());
+          return 1;
+        }
         if (items.isEmpty()) {
           System.out.println("No tests" + (status == null ? "" : " " + status) + " for agent " + config.name());
           return 0;
@@ -112,13 +119,12 @@ public final class TestCommand implements Callable<Integer> {
   }
 
   /** The tests as an aligned table: id, status, engine, model, created, error. */
-  static String table(JsonArray items) {
+  static String table(List<ListedTest> items) {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"ID", "STATUS", "ENGINE", "MODEL", "CREATED", "ERROR"});
-    for (int i = 0; i < items.size(); i++) {
-      JsonObject t = items.getJsonObject(i);
-      rows.add(new String[] {text(t.getString("id")), text(t.getString("status")), text(t.getString("engine_name")),
-          text(t.getString("model_path")), text(t.getString("created_at")), oneLine(t.getString("error"))});
+    for (ListedTest t : items) {
+      rows.add(new String[] {text(t.id()), text(t.status()), text(t.engineName()), text(t.modelPath()),
+          text(t.createdAt()), oneLine(t.error())});
     }
     int[] widths = new int[rows.get(0).length];
     for (String[] row : rows) {
@@ -147,6 +153,20 @@ public final class TestCommand implements Callable<Integer> {
     }
     String line = value.strip().replaceAll("\\s*\\R\\s*", " / ");
     return line.length() > 80 ? line.substring(0, 79) + "…" : line;
+  }
+
+  /** The server's answer as a JSON object; anything else is a malformed answer. */
+  private static JsonObject jsonBody(HttpResponse<Buffer> response) {
+    JsonObject body;
+    try {
+      body = response.bodyAsJsonObject();
+    } catch (RuntimeException e) {
+      throw new BadMessage("it is not a JSON object");
+    }
+    if (body == null) {
+      throw new BadMessage("it is empty");
+    }
+    return body;
   }
 
   private static String encode(String value) {
@@ -194,9 +214,17 @@ public final class TestCommand implements Callable<Integer> {
         HttpResponse<Buffer> response = LocalAgent.await(server.request(HttpMethod.POST,
             "/api/v1/quicktest/" + id + "/cancel").sendJsonObject(new JsonObject()));
         if (response.statusCode() == 200) {
-          JsonObject body = response.bodyAsJsonObject();
-          System.out.println("Cancelled test " + id + " on the server: " + body.getString("status", "failed") + ", "
-              + body.getString("error", "Cancelled by user"));
+          CancelAnswer answer;
+          try {
+            answer = CancelAnswer.parse(jsonBody(response));
+          } catch (BadMessage e) {
+            // the server did cancel it: only its account of how is unreadable
+            System.out.println("Cancelled test " + id + " on the server (its answer is malformed: " + e.getMessage()
+                + ")");
+            return 0;
+          }
+          System.out.println("Cancelled test " + id + " on the server: " + answer.status().wireName() + ", "
+              + answer.error());
           return 0;
         }
         System.err.println("svc-agent test stop: the server refused to cancel " + id + ": HTTP " + response.statusCode()

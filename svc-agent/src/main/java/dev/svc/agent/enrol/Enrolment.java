@@ -3,6 +3,9 @@ package dev.svc.agent.enrol;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
 import dev.svc.core.home.PrivateFiles;
+import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.BadMessage;
+import dev.svc.core.protocol.CertificateAnswer;
 import dev.svc.core.tls.Csr;
 import dev.svc.core.tls.Fingerprint;
 import dev.svc.core.tls.Keys;
@@ -91,16 +94,16 @@ public final class Enrolment {
     if ("https".equals(uri.getScheme())) {
       X509Certificate ca = pinCa(uri, pinnedFingerprint);
       fingerprint = Fingerprint.sha256(ca);
-      JsonObject issued = requestCertificate(uri, ca, token, name);
+      Issued issued = requestCertificate(uri, ca, token, name);
       PrivateFiles.writeReadable(home.caCertificate(), Pem.encodeCertificate(ca));
-      PrivateFiles.writeReadable(home.clientCertificate(), issued.getString("certificate"));
-      PrivateFiles.write(home.clientKey(), issued.getString("private_key_pem"));
+      PrivateFiles.writeReadable(home.clientCertificate(), issued.answer().certificatePem());
+      PrivateFiles.write(home.clientKey(), issued.privateKeyPem());
       tls = new AgentConfig.Tls(home.clientCertificate().toString(), home.clientKey().toString(),
           home.caCertificate().toString());
       // the agent's own HTTPS API gets its certificate now, so that status and test stop can trust it at once
       dev.svc.agent.logs.LogServerVerticle.apiCertificate(home);
       out.println("Client certificate " + home.clientCertificate() + " (CN=" + name + ", valid until "
-          + issued.getString("not_after") + ")");
+          + (issued.answer().notAfter() == null ? "(not given)" : issued.answer().notAfter()) + ")");
     } else {
       out.println("Warning: " + server + " is plain HTTP: the token travels unencrypted and there is no mutual TLS"
           + " (development only).");
@@ -165,8 +168,11 @@ public final class Enrolment {
     return fingerprint.replaceAll("[^0-9A-Fa-f]", "").toUpperCase(Locale.ROOT);
   }
 
-  /** The server's answer with the signed certificate, plus the private key made here ({@code private_key_pem}). */
-  private JsonObject requestCertificate(URI uri, X509Certificate ca, String token, String name) throws EnrolmentException {
+  /** The certificate the server signed, and the private key made here for it (PEM). */
+  private record Issued(CertificateAnswer answer, String privateKeyPem) {
+  }
+
+  private Issued requestCertificate(URI uri, X509Certificate ca, String token, String name) throws EnrolmentException {
     KeyPair keyPair = Keys.newEcP256();
     String csr = Csr.create(keyPair, name);
     HttpResponse<String> response;
@@ -186,13 +192,13 @@ public final class Enrolment {
       Thread.currentThread().interrupt();
       throw new EnrolmentException("Interrupted");
     }
-    JsonObject body = json(response.body());
-    if (response.statusCode() != 201 || body == null || body.getString("certificate") == null) {
-      String why = body != null && body.getString("error") != null ? body.getString("error") : "HTTP " + response.statusCode();
+    if (response.statusCode() != 201) {
+      String why = ApiError.sentence(response.body()).orElse("HTTP " + response.statusCode());
       throw new EnrolmentException("The server refused the certificate request: " + why
           + (response.statusCode() == 401 || response.statusCode() == 403 ? " (check --token)" : ""));
     }
-    X509Certificate issued = Pem.parseCertificate(body.getString("certificate"));
+    CertificateAnswer answer = answer(response.body());
+    X509Certificate issued = Pem.parseCertificate(answer.certificatePem());
     try {
       issued.verify(ca.getPublicKey());
     } catch (GeneralSecurityException e) {
@@ -201,14 +207,16 @@ public final class Enrolment {
     if (!issued.getPublicKey().equals(keyPair.getPublic())) {
       throw new EnrolmentException("The certificate the server returned is not for the key made here");
     }
-    return body.put("private_key_pem", Pem.encodePrivateKey(keyPair.getPrivate()));
+    return new Issued(answer, Pem.encodePrivateKey(keyPair.getPrivate()));
   }
 
-  private static JsonObject json(String text) {
+  private static CertificateAnswer answer(String body) throws EnrolmentException {
     try {
-      return new JsonObject(text);
+      return CertificateAnswer.parse(new JsonObject(body));
+    } catch (BadMessage e) {
+      throw new EnrolmentException("The server's certificate answer is malformed: " + e.getMessage());
     } catch (DecodeException | ClassCastException e) {
-      return null;
+      throw new EnrolmentException("The server's certificate answer is not a JSON object");
     }
   }
 }

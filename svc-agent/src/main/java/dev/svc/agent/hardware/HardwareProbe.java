@@ -19,6 +19,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import oshi.hardware.PhysicalMemory;
@@ -84,18 +85,21 @@ public final class HardwareProbe {
 
     String name = config.name() == null || config.name().isBlank() ? hostname : config.name();
     return new Registration(name, hostname, config.port(), gpuInfo, gpu.count(), cpu.model(), arch, ramGb,
-        info.environmentType(), fingerprint(details), SvcVersion.version(), capabilities, details);
+        info.environmentType(), fingerprint(Arrays.asList(gpuModel == null ? "" : gpuModel, gpu.count(), cpu.model(),
+            arch, ramGb, info.environmentType()), info.fingerprint()), SvcVersion.version(), capabilities, details);
   }
 
-  /** The protocol's fingerprint: the `_`-joined parts that identify the machine's class. */
-  static String fingerprint(JsonObject details) {
+  /**
+   * The protocol's fingerprint: the `_`-joined parts that identify the machine's class (GPU model
+   * and count, CPU model and architecture, RAM, environment), then the machine's own fingerprint.
+   */
+  static String fingerprint(List<Object> classParts, String machine) {
     List<String> parts = new ArrayList<>();
-    for (String key : List.of("gpu_model", "gpu_count", "cpu_model", "cpu_arch", "ram_gb", "environment_type")) {
-      Object value = details.getValue(key);
+    for (Object value : classParts) {
       String text = value == null ? "" : String.valueOf(value).trim();
       parts.add(text.isEmpty() ? "none" : text.replaceAll("[\\s_]+", "-"));
     }
-    parts.add(details.getString("fingerprint"));
+    parts.add(machine);
     return String.join("_", parts);
   }
 

@@ -4,7 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.BuildImageCmd;
 import com.github.dockerjava.api.command.BuildImageResultCallback;
 import com.github.dockerjava.api.model.BuildResponseItem;
-import io.vertx.core.json.JsonObject;
+import dev.svc.agent.config.CachedSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -46,21 +46,7 @@ public final class ImageBuild {
 
   /** {@code kitt_image} from the settings the daemon last received, or null. */
   static String kittImage(Path settingsCache) throws IOException {
-    if (settingsCache == null || !Files.isRegularFile(settingsCache)) {
-      return null;
-    }
-    JsonObject settings;
-    try {
-      settings = new JsonObject(Files.readString(settingsCache));
-    } catch (RuntimeException e) {
-      // a damaged cache only loses the custom tag; the daemon rewrites it on its next heartbeat
-      return null;
-    }
-    Object value = settings.getValue("kitt_image");
-    if (value == null && settings.getValue("settings") instanceof JsonObject nested) {
-      value = nested.getValue("kitt_image");
-    }
-    return value instanceof String s && !s.isBlank() ? s.strip() : null;
+    return CachedSettings.read(settingsCache).flatMap(CachedSettings::kittImage).orElse(null);
   }
 
   /**

@@ -1,6 +1,9 @@
 package dev.svc.agent.ops;
 
 import dev.svc.core.FileDigest;
+import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.ArchiveDigest;
+import dev.svc.core.protocol.BadMessage;
 import dev.svc.agent.uplink.ServerConnection;
 import io.vertx.core.Vertx;
 import io.vertx.core.file.AsyncFile;
@@ -63,8 +66,8 @@ public final class VerifiedDownload {
       if (announced == null) {
         throw new DownloadException("The server sent the " + what + " without an X-Content-SHA256 header");
       }
-      JsonObject published = published(server, path, what);
-      String listed = normalise(published.getString("sha256"));
+      ArchiveDigest published = published(server, path, what);
+      String listed = published.sha256();
       String actual = FileDigest.sha256(target);
       if (!actual.equals(announced) || !actual.equals(listed)) {
         throw new DownloadException("SHA-256 mismatch for the " + what + ": the downloaded bytes hash to " + actual
@@ -72,7 +75,7 @@ public final class VerifiedDownload {
             + "/sha256); nothing was changed");
       }
       ok = true;
-      String filename = published.getString("filename", target.getFileName().toString());
+      String filename = published.filename() == null ? target.getFileName().toString() : published.filename();
       return new Verified(target, filename, actual, Files.size(target));
     } finally {
       if (!ok) {
@@ -81,7 +84,7 @@ public final class VerifiedDownload {
     }
   }
 
-  private static JsonObject published(ServerConnection server, String path, String what) throws DownloadException {
+  private static ArchiveDigest published(ServerConnection server, String path, String what) throws DownloadException {
     HttpResponse<io.vertx.core.buffer.Buffer> response;
     try {
       response = server.request(HttpMethod.GET, path + "/sha256").send().await();
@@ -91,14 +94,19 @@ public final class VerifiedDownload {
     if (response.statusCode() != 200) {
       throw new DownloadException("The server answered " + response.statusCode() + " for " + path + "/sha256");
     }
+    JsonObject body;
     try {
-      JsonObject body = response.bodyAsJsonObject();
-      if (body == null || body.getString("sha256") == null) {
-        throw new DownloadException(path + "/sha256 named no sha256");
-      }
-      return body;
+      body = response.bodyAsJsonObject();
     } catch (RuntimeException e) {
       throw new DownloadException(path + "/sha256 did not answer JSON: " + message(e));
+    }
+    if (body == null) {
+      throw new DownloadException(path + "/sha256 named no sha256");
+    }
+    try {
+      return ArchiveDigest.parse(body);
+    } catch (BadMessage e) {
+      throw new DownloadException(path + "/sha256 is malformed: " + e.getMessage());
     }
   }
 
@@ -111,11 +119,8 @@ public final class VerifiedDownload {
     try {
       byte[] bytes = Files.readAllBytes(body);
       String text = new String(bytes, 0, Math.min(bytes.length, 500), StandardCharsets.UTF_8).strip();
-      try {
-        return new JsonObject(text).getString("error", text);
-      } catch (RuntimeException notJson) {
-        return text.isEmpty() ? "(empty body)" : text.lines().findFirst().orElse(text);
-      }
+      return ApiError.sentence(text)
+          .orElseGet(() -> text.isEmpty() ? "(empty body)" : text.lines().findFirst().orElse(text));
     } catch (IOException e) {
       return "(unreadable body)";
     }

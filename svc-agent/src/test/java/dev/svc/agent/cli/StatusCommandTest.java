@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
+import dev.svc.agent.logs.AgentStatusAnswer;
 import dev.svc.agent.logs.HostAddress;
 import dev.svc.agent.logs.LogServerVerticle;
 import io.vertx.core.Vertx;
@@ -61,10 +62,20 @@ class StatusCommandTest {
       Cli status = Cli.run("status", "--home", home.toString());
       assertThat(status.code()).as(status.err()).isZero();
       assertThat(status.out()).contains("Agent:", "running as bound-agent").contains("Bind:", address)
-          .contains("https://" + address + ":" + config.port() + "/api/status");
+          .contains("https://" + address + ":" + config.port() + "/api/status").contains("Benchmark:", "idle")
+          .contains("Current test:", "(none)")
+          .containsPattern("Storage: +free \\d+\\.\\d GB, used \\d+\\.\\d GB, \\d+ models");
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
+  }
+
+  @Test
+  void storageFiguresShowAsTheAgentReportedThem() {
+    assertThat(StatusCommand.storage(new AgentStatusAnswer.Storage(812.25, 0.0, 3)))
+        .isEqualTo("free 812.3 GB, used 0.0 GB, 3 models");
+    assertThat(StatusCommand.storage(AgentStatusAnswer.Storage.UNKNOWN)).isEqualTo("free ? GB, used ? GB, ? models");
+    assertThat(StatusCommand.storage(null)).isEqualTo("(not reported)");
   }
 
   @Test

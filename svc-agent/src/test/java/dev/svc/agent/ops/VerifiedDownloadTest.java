@@ -93,6 +93,15 @@ class VerifiedDownloadTest {
     assertThat(tmp.resolve("m")).doesNotExist();
   }
 
+  @Test
+  void aMalformedListedDigestAbortsWithItsSentence() {
+    listed = "not-a-digest";
+
+    assertThatThrownBy(() -> VerifiedDownload.fetch(vertx, connection, "/archive", "agent package", tmp.resolve("b")))
+        .hasMessage("/archive/sha256 is malformed: Field 'sha256' must be 64 hexadecimal digits");
+    assertThat(tmp.resolve("b")).doesNotExist();
+  }
+
   static String sha256(byte[] bytes) throws Exception {
     return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
   }

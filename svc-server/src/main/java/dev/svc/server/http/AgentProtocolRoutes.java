@@ -2,6 +2,7 @@ package dev.svc.server.http;
 
 import dev.svc.server.dispatch.HeartbeatRequest;
 import dev.svc.server.store.StoredAgent;
+import dev.svc.core.protocol.CertificateAnswer;
 import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.protocol.Registration;
 import dev.svc.core.protocol.ResultReport;
@@ -224,9 +225,8 @@ public final class AgentProtocolRoutes implements ApiArea {
             return issued;
           }));
     }).map(issued -> {
-      Replies.json(ctx, 201, new JsonObject().put("certificate", issued.certificatePem())
-          .put("ca", issued.caCertificatePem()).put("fingerprint", issued.fingerprint())
-          .put("not_after", dev.svc.core.Timestamps.format(issued.notAfter())));
+      Replies.json(ctx, 201, new CertificateAnswer(issued.certificatePem(), issued.caCertificatePem(),
+          issued.fingerprint(), dev.svc.core.Timestamps.format(issued.notAfter())).toJson());
       return null;
     });
   }

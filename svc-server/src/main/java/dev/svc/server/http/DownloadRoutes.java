@@ -1,9 +1,9 @@
 package dev.svc.server.http;
 
+import dev.svc.core.protocol.ArchiveDigest;
 import io.vertx.core.Vertx;
 import dev.svc.server.packaging.Downloads;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.RoutingContext;
@@ -57,7 +57,7 @@ public final class DownloadRoutes implements ApiArea {
   private Future<?> digest(RoutingContext ctx, Future<Optional<Downloads.Archive>> archive, String what) {
     return archive.map(a -> {
       Downloads.Archive found = a.orElseThrow(() -> new ApiError(404, "The " + what + " is not available on this server"));
-      Replies.ok(ctx, new JsonObject().put("filename", found.filename()).put("sha256", found.sha256()));
+      Replies.ok(ctx, new ArchiveDigest(found.filename(), found.sha256()).toJson());
       return null;
     });
   }

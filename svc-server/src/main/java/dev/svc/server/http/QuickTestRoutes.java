@@ -11,6 +11,7 @@ import dev.svc.core.CpuArch;
 import dev.svc.core.Ids;
 import dev.svc.core.domain.Benchmarks;
 import dev.svc.core.domain.QuickTestStatus;
+import dev.svc.core.protocol.CancelAnswer;
 import dev.svc.core.protocol.LogBatch;
 import dev.svc.core.protocol.StatusReport;
 import dev.svc.engines.Compatibility;
@@ -241,8 +242,7 @@ public final class QuickTestRoutes implements ApiArea {
   /** Global, or the token of the agent the test belongs to ({@code svc-agent test stop}). */
   private Future<?> cancel(RoutingContext ctx) {
     return requireOwnedTest(ctx).compose(test -> QuickTestTransitions.cancel(transitions, test)).map(v -> {
-      Replies.ok(ctx, new JsonObject().put("ok", true).put("status", QuickTestStatus.FAILED.wireName())
-          .put("error", QuickTestTransitions.CANCELLED));
+      Replies.ok(ctx, new CancelAnswer(QuickTestStatus.FAILED, QuickTestTransitions.CANCELLED).toJson());
       return null;
     });
   }
