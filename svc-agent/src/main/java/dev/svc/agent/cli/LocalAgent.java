@@ -4,7 +4,7 @@ import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
 import dev.svc.agent.logs.AgentStatusAnswer;
 import dev.svc.core.home.SvcHome;
-import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.ErrorBody;
 import dev.svc.core.protocol.BadMessage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -160,7 +160,7 @@ public final class LocalAgent implements AutoCloseable {
     if (body == null || body.isBlank()) {
       return "";
     }
-    Optional<String> error = ApiError.sentence(body);
+    Optional<String> error = ErrorBody.sentence(body);
     if (error.isPresent()) {
       return ": " + error.get();
     }

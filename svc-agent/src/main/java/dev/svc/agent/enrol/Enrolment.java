@@ -3,7 +3,7 @@ package dev.svc.agent.enrol;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.config.AgentHome;
 import dev.svc.core.home.PrivateFiles;
-import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.ErrorBody;
 import dev.svc.core.protocol.BadMessage;
 import dev.svc.core.protocol.CertificateAnswer;
 import dev.svc.core.tls.Csr;
@@ -193,7 +193,7 @@ public final class Enrolment {
       throw new EnrolmentException("Interrupted");
     }
     if (response.statusCode() != 201) {
-      String why = ApiError.sentence(response.body()).orElse("HTTP " + response.statusCode());
+      String why = ErrorBody.sentence(response.body()).orElse("HTTP " + response.statusCode());
       throw new EnrolmentException("The server refused the certificate request: " + why
           + (response.statusCode() == 401 || response.statusCode() == 403 ? " (check --token)" : ""));
     }

@@ -183,12 +183,10 @@ public final class LogServerVerticle extends VerticleBase {
     engineState().onComplete(state -> {
       EngineState engine = state.succeeded() ? state.result() : EngineState.IDLE;
       Path dir = StorageFigures.dir(config, settings);
-      vertx.executeBlocking(() -> new JsonObject().put("free_gb", StorageFigures.freeGb(dir))
-          .put("used_gb", StorageFigures.usedGb(dir)).put("model_count", StorageFigures.modelCount(dir)))
-          .onComplete(storage -> json(ctx, 200, new JsonObject().put("name", config.name()).put("running", true)
-              .put("benchmark_active", engine.busy())
-              .put("current_test", engine.testId() == null ? "" : engine.testId())
-              .put("storage", storage.succeeded() ? storage.result() : new JsonObject())));
+      vertx.executeBlocking(() -> new AgentStatusAnswer.Storage(StorageFigures.freeGb(dir), StorageFigures.usedGb(dir),
+          StorageFigures.modelCount(dir)))
+          .onComplete(storage -> json(ctx, 200, new AgentStatusAnswer(config.name(), engine.busy(), engine.testId(),
+              storage.succeeded() ? storage.result() : AgentStatusAnswer.Storage.UNKNOWN).toJson()));
     });
   }
 

@@ -1,7 +1,7 @@
 package dev.svc.agent.ops;
 
 import dev.svc.core.FileDigest;
-import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.ErrorBody;
 import dev.svc.core.protocol.ArchiveDigest;
 import dev.svc.core.protocol.BadMessage;
 import dev.svc.agent.uplink.ServerConnection;
@@ -119,7 +119,7 @@ public final class VerifiedDownload {
     try {
       byte[] bytes = Files.readAllBytes(body);
       String text = new String(bytes, 0, Math.min(bytes.length, 500), StandardCharsets.UTF_8).strip();
-      return ApiError.sentence(text)
+      return ErrorBody.sentence(text)
           .orElseGet(() -> text.isEmpty() ? "(empty body)" : text.lines().findFirst().orElse(text));
     } catch (IOException e) {
       return "(unreadable body)";
