@@ -1,8 +1,10 @@
 package dev.svc.server.perf;
 
 import dev.svc.bench.perf.MachineCpu;
+import dev.svc.core.protocol.BadMessage;
 import dev.svc.server.db.SqlDatabase;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -69,7 +71,12 @@ public final class ListLatencyBenchmark {
     Path marker = home.resolve("seeded.json");
     ListSeed.Seeded seeded;
     if (Files.exists(marker)) {
-      seeded = ListSeed.Seeded.of(new JsonObject(Files.readString(marker)));
+      try {
+        seeded = ListSeed.Seeded.parse(new JsonObject(Files.readString(marker)));
+      } catch (BadMessage | DecodeException e) {
+        throw new IllegalStateException(marker + " was not written by this benchmark; give a new --home to seed afresh: "
+            + e.getMessage(), e);
+      }
       System.out.println("database: reusing " + dbUrl + " (" + Files.readString(home.resolve("plan.txt")).trim() + ")");
     } else {
       Files.createDirectories(svcHome);

@@ -7,9 +7,10 @@ import dev.svc.core.protocol.BadMessage;
 import dev.svc.server.http.Pagination;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The benchmarks' reads of the server's answers take what the server writes and refuse the rest with a sentence. */
+/** The benchmarks' reads of the server's answers and of their seed file take what is written and refuse the rest with a sentence. */
 class ApiAnswersTest {
 
   @Test
@@ -56,5 +57,22 @@ class ApiAnswersTest {
         .isInstanceOf(BadMessage.class).hasMessage("Field 'failed' must be an integer");
     assertThatThrownBy(() -> CampaignProgress.parse(new JsonObject().put("succeeded", -3)))
         .hasMessage("Field 'succeeded' must be between 0 and 2147483647");
+  }
+
+  @Test
+  void theSeedFileReadsBackAsWritten() {
+    ListSeed.Seeded seeded = new ListSeed.Seeded(1_000_000, ListSeed.id(4, 3), 20_000, ListSeed.id(4, 5),
+        ListSeed.id(1, 0), ListSeed.model(3), "vllm");
+    assertThat(ListSeed.Seeded.parse(new JsonObject(seeded.toJson().encode()))).isEqualTo(seeded);
+    for (String field : List.of("log_lines", "long_log_test", "engine")) {
+      JsonObject missing = seeded.toJson();
+      missing.remove(field);
+      assertThatThrownBy(() -> ListSeed.Seeded.parse(missing)).isInstanceOf(BadMessage.class)
+          .hasMessage("Field '" + field + "' is required");
+    }
+    assertThatThrownBy(() -> ListSeed.Seeded.parse(seeded.toJson().put("long_log_lines", "lots")))
+        .hasMessage("Field 'long_log_lines' must be an integer");
+    assertThatThrownBy(() -> ListSeed.Seeded.parse(seeded.toJson().put("model", 3)))
+        .hasMessage("Field 'model' must be a string");
   }
 }
