@@ -35,7 +35,7 @@ public record HeartbeatAnswer(Optional<String> agentId, Optional<JsonObject> set
 
   /** The command that starts a test on the agent; its payload is a {@link RunTest}. */
   public static final String RUN_TEST = "run_test";
-  /** The command that stops the test the agent runs; its payload names the test. */
+  /** The command that stops the test the agent runs; its payload is a {@link CancelTest}. */
   public static final String CANCEL_TEST = "cancel_test";
 
   /** One command: the engine gets exactly these fields ({@code test_id} only when there is one). */
@@ -46,7 +46,7 @@ public record HeartbeatAnswer(Optional<String> agentId, Optional<JsonObject> set
     }
 
     public static Command cancelTest(String commandId, String testId) {
-      return new Command(commandId, testId, CANCEL_TEST, new JsonObject().put("test_id", testId));
+      return new Command(commandId, testId, CANCEL_TEST, new CancelTest(testId).toJson());
     }
 
     /**

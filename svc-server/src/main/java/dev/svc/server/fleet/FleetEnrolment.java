@@ -1,5 +1,7 @@
 package dev.svc.server.fleet;
 
+import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.BadMessage;
 import dev.svc.core.tls.Csr;
 import dev.svc.core.tls.Keys;
 import dev.svc.core.tls.Pem;
@@ -82,10 +84,14 @@ final class FleetEnrolment {
           if (reply.status() != 201) {
             return refused("Provisioning agent " + name, reply);
           }
-          String id = reply.json().getString("agent_id");
-          String token = reply.json().getString("token");
-          return options.https() ? certify(name, id, token)
-              : Future.succeededFuture(new AgentCredentials(name, id, token, null));
+          ProvisionedAgent agent;
+          try {
+            agent = ProvisionedAgent.parse(reply.json());
+          } catch (BadMessage e) {
+            return malformed("Provisioning agent " + name, e);
+          }
+          return options.https() ? certify(name, agent.agentId(), agent.token())
+              : Future.succeededFuture(new AgentCredentials(name, agent.agentId(), agent.token(), null));
         });
   }
 
@@ -96,16 +102,26 @@ final class FleetEnrolment {
             if (reply.status() != 201) {
               return refused("The certificate of agent " + name, reply);
             }
-            String pem = reply.json().getString("certificate");
+            CertificateAnswer issued;
+            try {
+              issued = CertificateAnswer.parse(reply.json());
+            } catch (BadMessage e) {
+              return malformed("The certificate of agent " + name, e);
+            }
             return vertx.executeBlocking(() -> new AgentCredentials(name, id, token,
-                new AgentKeyManager(pair.getPrivate(), Pem.parseCertificate(pem))), false);
+                new AgentKeyManager(pair.getPrivate(), Pem.parseCertificate(issued.certificatePem()))), false);
           })));
   }
 
   private <T> Future<T> refused(String what, Reply reply) {
     stats.error("enrol: HTTP " + reply.status());
-    String error = reply.json().getString("error", "");
+    String error = ApiError.sentence(reply.body() == null ? null : reply.body().toString()).orElse("");
     return Future.failedFuture(what + " was refused: HTTP " + reply.status() + (error.isEmpty() ? "" : " " + error)
         + (reply.status() == 401 || reply.status() == 403 ? " (is --token the server's global token?)" : ""));
+  }
+
+  private <T> Future<T> malformed(String what, BadMessage problem) {
+    stats.error("enrol: malformed answer");
+    return Future.failedFuture(what + " was answered with a malformed body: " + problem.getMessage());
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.server.fleet;
 
+import dev.svc.core.protocol.BadMessage;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -53,11 +54,14 @@ final class TestFeeder {
         .put("engine_name", "vllm").put("benchmark_name", "throughput").put("suite_name", "quick").put("force", true);
     api.call("create test", HttpMethod.POST, "/api/v1/quicktest", run.options.token(), body).onComplete(ar -> {
       if (ar.succeeded() && ar.result().status() == 202) {
-        run.created.add(ar.result().json().getString("id"));
-        run.stats.testsCreated.increment();
-        return;
-      }
-      if (ar.succeeded()) {
+        try {
+          run.created.add(CreatedResource.parse(ar.result().json()).id());
+          run.stats.testsCreated.increment();
+          return;
+        } catch (BadMessage e) {
+          run.stats.error("create test: malformed answer");
+        }
+      } else if (ar.succeeded()) {
         run.stats.error("create test: HTTP " + ar.result().status());
       }
       agent.testRequested.compareAndSet(requested, 0);

@@ -2,6 +2,7 @@ package dev.svc.server.fleet;
 
 import dev.svc.core.domain.AgentStatus;
 import dev.svc.core.protocol.BadMessage;
+import dev.svc.core.protocol.CancelTest;
 import dev.svc.core.protocol.Heartbeat;
 import dev.svc.core.protocol.HeartbeatAnswer;
 import dev.svc.core.protocol.HeartbeatAnswer.Command;
@@ -234,7 +235,15 @@ final class VirtualAgent {
     remember(id);
     acknowledge(id);
     if (HeartbeatAnswer.CANCEL_TEST.equals(type) && current != null) {
-      String testId = command.testId() != null ? command.testId() : command.payload().getString("test_id");
+      String testId = command.testId();
+      if (testId == null) {
+        try {
+          testId = CancelTest.from(command.payload()).testId();
+        } catch (HeartbeatAnswer.MalformedException e) {
+          run.stats.error("cancel_test: " + e.getMessage());
+          return;
+        }
+      }
       if (current.testId.equals(testId)) {
         current.stop();
         run.stats.testsCancelled.increment();

@@ -5,6 +5,7 @@ import dev.svc.core.protocol.Registration;
 import dev.svc.core.tls.Csr;
 import dev.svc.core.tls.Keys;
 import dev.svc.core.tls.Pem;
+import dev.svc.server.fleet.CertificateAnswer;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
@@ -40,7 +41,7 @@ public record BenchAgent(String id, String name, String token, String certificat
       KeyPair keys = Keys.newEcP256();
       JsonObject issued = call(vertx, options(server, null), HttpMethod.POST, "/api/v1/agents/certificate", token,
           new JsonObject().put("name", name).put("csr", Csr.create(keys, name)), 201);
-      certificate = issued.getString("certificate");
+      certificate = CertificateAnswer.parse(issued).certificatePem();
       key = Pem.encodePrivateKey(keys.getPrivate());
     }
     BenchAgent unregistered = new BenchAgent(null, name, token, certificate, key);

@@ -1,6 +1,7 @@
 package dev.svc.server.perf;
 
 import dev.svc.core.tls.Pem;
+import dev.svc.server.fleet.CreatedResource;
 import dev.svc.server.fleet.FleetOptions;
 import dev.svc.server.fleet.FleetReport;
 import dev.svc.server.fleet.FleetSimulator;
@@ -219,8 +220,8 @@ public final class FleetBenchmark {
   private static List<String> startCampaigns(HttpClient client, String base, int testAgents) throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 1; i <= testAgents; i++) {
-      String agent = call(client, "POST", base + "/api/v1/agents/test", new JsonObject().put("name", "bench-test-" + i),
-          201).getString("id");
+      String agent = CreatedResource.parse(call(client, "POST", base + "/api/v1/agents/test",
+          new JsonObject().put("name", "bench-test-" + i), 201)).id();
       JsonObject config = new JsonObject()
           .put("models", new JsonArray()
               .add(new JsonObject().put("name", "llama").put("path", "/models/Llama-3.1-8B-Instruct"))
@@ -228,8 +229,8 @@ public final class FleetBenchmark {
           .put("engines", new JsonArray().add(new JsonObject().put("name", "vllm")).add(new JsonObject().put("name", "tgi")))
           .put("benchmarks", new JsonArray().add("throughput").add("latency").add("memory"))
           .put("suite_name", "quick").put("force", true);
-      String id = call(client, "POST", base + "/api/v1/campaigns", new JsonObject().put("name", "bench campaign " + i)
-          .put("agent_id", agent).put("config", config), 201).getString("id");
+      String id = CreatedResource.parse(call(client, "POST", base + "/api/v1/campaigns",
+          new JsonObject().put("name", "bench campaign " + i).put("agent_id", agent).put("config", config), 201)).id();
       call(client, "POST", base + "/api/v1/campaigns/" + id + "/launch", null, 202);
       ids.add(id);
     }
@@ -241,10 +242,10 @@ public final class FleetBenchmark {
     long failed = 0;
     long total = 0;
     for (String id : ids) {
-      JsonObject campaign = call(client, "GET", base + "/api/v1/campaigns/" + id, null, 200);
-      succeeded += campaign.getLong("succeeded", 0L);
-      failed += campaign.getLong("failed", 0L);
-      total += campaign.getLong("total_runs", 0L);
+      CampaignProgress campaign = CampaignProgress.parse(call(client, "GET", base + "/api/v1/campaigns/" + id, null, 200));
+      succeeded += campaign.succeeded();
+      failed += campaign.failed();
+      total += campaign.totalRuns();
     }
     return String.format(Locale.ROOT, "campaigns meanwhile: %d on test agents, %d of %d runs succeeded, %d failed",
         ids.size(), succeeded, total, failed);

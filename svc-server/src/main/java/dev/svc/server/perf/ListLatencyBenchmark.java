@@ -1,8 +1,10 @@
 package dev.svc.server.perf;
 
 import dev.svc.bench.perf.MachineCpu;
+import dev.svc.core.protocol.BadMessage;
 import dev.svc.server.db.SqlDatabase;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -69,7 +71,12 @@ public final class ListLatencyBenchmark {
     Path marker = home.resolve("seeded.json");
     ListSeed.Seeded seeded;
     if (Files.exists(marker)) {
-      seeded = ListSeed.Seeded.of(new JsonObject(Files.readString(marker)));
+      try {
+        seeded = ListSeed.Seeded.parse(new JsonObject(Files.readString(marker)));
+      } catch (BadMessage | DecodeException e) {
+        throw new IllegalStateException(marker + " was not written by this benchmark; give a new --home to seed afresh: "
+            + e.getMessage(), e);
+      }
       System.out.println("database: reusing " + dbUrl + " (" + Files.readString(home.resolve("plan.txt")).trim() + ")");
     } else {
       Files.createDirectories(svcHome);
@@ -143,17 +150,17 @@ public final class ListLatencyBenchmark {
   private static List<Probe> probes(HttpClient http, String base, ListSeed.Seeded s) throws Exception {
     List<Probe> out = new ArrayList<>();
     String model = enc(s.model());
-    long resultPages = new JsonObject(get(http, base + "/api/v1/results")).getLong("pages");
-    long testPages = new JsonObject(get(http, base + "/api/v1/quicktest")).getLong("pages");
-    long enginePages = new JsonObject(get(http, base + "/api/v1/results?engine=" + s.engine())).getLong("pages");
-    long completedPages = new JsonObject(get(http, base + "/api/v1/quicktest?status=completed")).getLong("pages");
+    long resultPages = pages(http, base + "/api/v1/results");
+    long testPages = pages(http, base + "/api/v1/quicktest");
+    long enginePages = pages(http, base + "/api/v1/results?engine=" + s.engine());
+    long completedPages = pages(http, base + "/api/v1/quicktest?status=completed");
     // the id a client that follows the long log has reached: 20 lines before its end
     List<Long> ids = new ArrayList<>();
     for (long after = 0; ; ) {
-      var lines = new JsonObject(get(http, base + "/api/v1/quicktest/" + s.longLogTest() + "/logs?limit=10000&after="
-          + after)).getJsonArray("lines");
-      lines.forEach(l -> ids.add(((JsonObject) l).getLong("id")));
-      if (lines.size() < 10_000) {
+      List<Long> read = LogPage.parse(new JsonObject(get(http, base + "/api/v1/quicktest/" + s.longLogTest()
+          + "/logs?limit=10000&after=" + after))).lineIds();
+      ids.addAll(read);
+      if (read.size() < 10_000) {
         break;
       }
       after = ids.get(ids.size() - 1);
@@ -190,6 +197,10 @@ public final class ListLatencyBenchmark {
     out.add(new Probe("page /agents", "/agents"));
     out.add(new Probe("page / (home)", "/"));
     return out;
+  }
+
+  private static long pages(HttpClient http, String url) throws Exception {
+    return ListEnvelope.parse(new JsonObject(get(http, url))).pages();
   }
 
   private static ListSeed.Seeded seed(String dbUrl, ListSeed.Plan plan) throws Exception {

@@ -2,6 +2,8 @@ package dev.svc.server.perf;
 
 import dev.svc.core.Timestamps;
 import dev.svc.core.events.EventType;
+import dev.svc.core.protocol.BadMessage;
+import dev.svc.core.protocol.Fields;
 import dev.svc.server.results.ResultSummary;
 import dev.svc.server.store.Event;
 import io.vertx.core.json.JsonArray;
@@ -59,9 +61,22 @@ final class ListSeed {
           .put("model", model).put("engine", engine);
     }
 
-    static Seeded of(JsonObject json) {
-      return new Seeded(json.getLong("log_lines"), json.getString("long_log_test"), json.getLong("long_log_lines"),
-          json.getString("short_log_test"), json.getString("agent_id"), json.getString("model"), json.getString("engine"));
+    /** Reads what {@link #toJson} wrote; a file it did not write is refused with a sentence. */
+    static Seeded parse(JsonObject json) {
+      return new Seeded(count(json, "log_lines"), text(json, "long_log_test"), count(json, "long_log_lines"),
+          text(json, "short_log_test"), text(json, "agent_id"), text(json, "model"), text(json, "engine"));
+    }
+
+    private static long count(JsonObject json, String field) {
+      Long value = Fields.optLong(json, field, null, 0, Long.MAX_VALUE);
+      if (value == null) {
+        throw new BadMessage("Field '" + field + "' is required");
+      }
+      return value;
+    }
+
+    private static String text(JsonObject json, String field) {
+      return Fields.line(field, Fields.requireString(json, field), 255);
     }
   }
 

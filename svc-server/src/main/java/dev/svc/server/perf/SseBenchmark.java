@@ -1,6 +1,8 @@
 package dev.svc.server.perf;
 
 import dev.svc.core.EventLoops;
+import dev.svc.core.protocol.HeartbeatAnswer;
+import dev.svc.server.fleet.CreatedResource;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -73,13 +75,14 @@ public final class SseBenchmark {
       int warmup) throws Exception {
     BenchAgent agent = BenchAgent.register(vertx, server, "bench-gpu-live");
     HttpClientOptions agentOptions = agent.clientOptions(server);
-    String testId = BenchAgent.call(vertx, BenchAgent.options(server, null), HttpMethod.POST, "/api/v1/quicktest", null,
+    String testId = CreatedResource.parse(BenchAgent.call(vertx, BenchAgent.options(server, null), HttpMethod.POST, "/api/v1/quicktest", null,
         new JsonObject().put("agent_id", agent.id()).put("model_path", "/models/bench/model.gguf")
-            .put("engine_name", "llama_cpp").put("force", true), 202).getString("id");
-    JsonArray commands = BenchAgent.call(vertx, agentOptions, HttpMethod.POST, agent.heartbeatPath(), agent.token(),
-        new JsonObject().put("status", "idle"), 200).getJsonArray("commands");
-    if (commands.stream().noneMatch(c -> testId.equals(((JsonObject) c).getString("test_id")))) {
-      throw new IllegalStateException("the heartbeat did not hand out test " + testId + ": " + commands);
+            .put("engine_name", "llama_cpp").put("force", true), 202)).id();
+    List<HeartbeatAnswer.Command> commands = HeartbeatAnswer.from(BenchAgent.call(vertx, agentOptions, HttpMethod.POST,
+        agent.heartbeatPath(), agent.token(), new JsonObject().put("status", "idle"), 200)).commands();
+    if (commands.stream().noneMatch(c -> testId.equals(c.testId()))) {
+      throw new IllegalStateException("the heartbeat did not hand out test " + testId + ": "
+          + new JsonArray(commands.stream().map(HeartbeatAnswer.Command::toJson).toList()));
     }
     BenchAgent.call(vertx, agentOptions, HttpMethod.POST, "/api/v1/quicktest/" + testId + "/status", agent.token(),
         new JsonObject().put("status", "running"), 200);
