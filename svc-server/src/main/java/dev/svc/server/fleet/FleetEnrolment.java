@@ -1,6 +1,7 @@
 package dev.svc.server.fleet;
 
-import dev.svc.core.protocol.ApiError;
+import dev.svc.core.protocol.CertificateAnswer;
+import dev.svc.core.protocol.ErrorBody;
 import dev.svc.core.protocol.BadMessage;
 import dev.svc.core.tls.Csr;
 import dev.svc.core.tls.Keys;
@@ -115,7 +116,7 @@ final class FleetEnrolment {
 
   private <T> Future<T> refused(String what, Reply reply) {
     stats.error("enrol: HTTP " + reply.status());
-    String error = ApiError.sentence(reply.body() == null ? null : reply.body().toString()).orElse("");
+    String error = ErrorBody.sentence(reply.body() == null ? null : reply.body().toString()).orElse("");
     return Future.failedFuture(what + " was refused: HTTP " + reply.status() + (error.isEmpty() ? "" : " " + error)
         + (reply.status() == 401 || reply.status() == 403 ? " (is --token the server's global token?)" : ""));
   }

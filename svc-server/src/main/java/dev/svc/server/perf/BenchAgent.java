@@ -5,7 +5,7 @@ import dev.svc.core.protocol.Registration;
 import dev.svc.core.tls.Csr;
 import dev.svc.core.tls.Keys;
 import dev.svc.core.tls.Pem;
-import dev.svc.server.fleet.CertificateAnswer;
+import dev.svc.core.protocol.CertificateAnswer;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;

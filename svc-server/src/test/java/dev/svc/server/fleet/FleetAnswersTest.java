@@ -8,7 +8,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 /** The simulator's reads of the server's answers take what the server writes and refuse the rest with a sentence. */
-class ServerAnswersTest {
+class FleetAnswersTest {
 
   @Test
   void aCreatedResourceGivesItsId() {
@@ -41,19 +41,5 @@ class ServerAnswersTest {
         .hasMessageStartingWith("Field 'token' must not contain control");
     assertThatThrownBy(() -> ProvisionedAgent.parse(answer.copy().put("token", "a".repeat(513))))
         .hasMessage("Field 'token' must be at most 512 characters");
-  }
-
-  @Test
-  void aCertificateAnswerGivesThePem() {
-    String pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
-    JsonObject answer = new JsonObject().put("certificate", pem).put("ca", pem).put("fingerprint", "ab")
-        .put("not_after", "2030-01-01T00:00:00Z");
-    assertThat(CertificateAnswer.parse(answer).certificatePem()).isEqualTo(pem);
-    assertThatThrownBy(() -> CertificateAnswer.parse(new JsonObject())).isInstanceOf(BadMessage.class)
-        .hasMessage("Field 'certificate' is required");
-    assertThatThrownBy(() -> CertificateAnswer.parse(new JsonObject().put("certificate", new JsonObject())))
-        .hasMessage("Field 'certificate' must be a string");
-    assertThatThrownBy(() -> CertificateAnswer.parse(new JsonObject().put("certificate", "x".repeat(16_385))))
-        .hasMessage("Field 'certificate' must be at most 16384 characters");
   }
 }
