@@ -139,7 +139,7 @@ public final class BenchmarkExecutor {
   private BenchmarkOutcome qualityResult(BenchmarkSettings settings, QualityBenchmark benchmark, List<Question> questions,
       List<RequestRecord> answers) {
     JsonArray errors = new JsonArray();
-    JsonObject metrics = QualityScore.score(benchmark, questions, answers, errors);
+    JsonObject metrics = QualityScore.score(benchmark, questions, answers, errors).toJson();
     boolean passed = errors.isEmpty() && !questions.isEmpty();
     if (questions.isEmpty()) {
       errors.add("The " + settings.name() + " dataset holds no questions");

@@ -9,6 +9,7 @@ import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RequestRecord;
+import dev.svc.bench.quality.QualityScore;
 import dev.svc.bench.suite.BenchmarkSettings;
 import dev.svc.bench.suite.Suite;
 import dev.svc.core.SvcVersion;
@@ -164,7 +165,7 @@ public final class SuiteRun {
   private static String headline(JsonObject result) {
     JsonObject m = result.getJsonObject(MetricKeys.METRICS, new JsonObject());
     String headline = RunOutput.headline(m);
-    if (headline.isEmpty() || m.containsKey("accuracy")) {
+    if (headline.isEmpty() || QualityScore.in(m).isPresent()) {
       return headline.isEmpty() ? "" : " — " + headline;
     }
     JsonObject ttft = m.getJsonObject(MetricKeys.TTFT_MS);
