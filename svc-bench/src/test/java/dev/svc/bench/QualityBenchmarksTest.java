@@ -64,7 +64,7 @@ class QualityBenchmarksTest extends VertxTest {
         i -> RequestSpec.streamed(EngineCodec.forApi(RequestApi.OPENAI),
             GenerationRequest.completion(EngineEmulator.MODEL_ID, questions.get(i).prompt(), 32))));
     JsonArray errors = new JsonArray();
-    JsonObject score = QualityScore.score(benchmark, questions, run.measured(), errors);
+    JsonObject score = QualityScore.score(benchmark, questions, run.measured(), errors).toJson();
     assertThat(errors).isEmpty();
     return score;
   }

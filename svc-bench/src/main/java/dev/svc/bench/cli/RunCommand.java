@@ -5,6 +5,7 @@ import dev.svc.bench.hardware.NvidiaSmi;
 import dev.svc.bench.hardware.SystemInfo;
 import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.measure.Slo;
+import dev.svc.bench.run.BenchmarkOutcome;
 import dev.svc.bench.run.EngineTarget;
 import dev.svc.bench.run.RunOutput;
 import dev.svc.bench.run.RunRequest;
@@ -169,15 +170,15 @@ public final class RunCommand implements Callable<Integer> {
       vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
     double seconds = (System.nanoTime() - started) / 1e9;
-    JsonObject metrics = SuiteRun.metrics(request, target[0], outcome == null ? List.of() : outcome.benchmarks(), systemInfo,
-        suite, startedAt, seconds, failure);
+    List<BenchmarkOutcome> ran = outcome == null ? List.of() : outcome.benchmarks();
+    JsonObject metrics = SuiteRun.metrics(request, target[0], ran, systemInfo, suite, startedAt, seconds, failure);
     JsonObject config = new JsonObject().put("model", request.model().toString()).put("engine", engine).put("suite", suite)
         .put("benchmark", request.benchmark()).put("load", load).put("slo", slo).put("seed", seed)
         .put("dataset_dir", request.datasetDir().toString()).put("endpoint", endpoint == null ? null : endpoint.toString())
         .put("force", force).put("auto_pull", autoPull).put("native", nativeProcess);
     RunOutput.write(dir, metrics, config, outcome == null ? java.util.Map.of() : outcome.requests());
     System.out.println("Results: " + dir);
-    return metrics.getBoolean("passed") ? 0 : 1;
+    return SuiteRun.passed(ran, failure) ? 0 : 1;
   }
 
   /** --native starts the engine itself: not with an endpoint, no image to pull, and only where engines.yaml says how. */

@@ -1,6 +1,6 @@
 package dev.svc.bench.client;
 
-import io.vertx.core.json.JsonArray;
+import dev.svc.engines.codec.TokenUsage;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -17,18 +17,11 @@ final class OpenAiDecoder implements StreamDecoder {
 
   @Override
   public Chunk whole(JsonObject body) {
-    StringBuilder text = new StringBuilder();
-    JsonArray choices = body.getJsonArray("choices", new JsonArray());
-    for (int i = 0; i < choices.size(); i++) {
-      JsonObject choice = choices.getJsonObject(i);
-      JsonObject message = choice.getJsonObject("message");
-      String piece = message != null ? message.getString("content") : choice.getString("text");
-      if (piece != null) {
-        text.append(piece);
-      }
-    }
-    JsonObject usage = body.getJsonObject("usage");
-    return new Chunk(text.toString(), usage == null ? -1 : usage.getInteger("prompt_tokens", -1),
-        usage == null ? -1 : usage.getInteger("completion_tokens", -1), true, null, null);
+    OpenAiResponse response = OpenAiResponse.parse(body);
+    TokenUsage usage = response.usage();
+    Integer prompt = usage == null ? null : usage.promptTokens();
+    Integer completion = usage == null ? null : usage.completionTokens();
+    return new Chunk(response.text(), prompt == null ? -1 : prompt, completion == null ? -1 : completion, true, null,
+        null);
   }
 }

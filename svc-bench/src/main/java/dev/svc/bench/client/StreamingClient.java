@@ -4,6 +4,7 @@ import dev.svc.bench.measure.RequestRecord.TokenSource;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.core.EventLoops;
 import dev.svc.core.OnEventLoop;
+import dev.svc.core.protocol.BadMessage;
 import dev.svc.engines.codec.ServerTimings;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -201,7 +202,7 @@ public final class StreamingClient {
           long end = System.nanoTime();
           try {
             take(spec.decoder().whole(b.result().toJsonObject()), end);
-          } catch (DecodeException | ClassCastException | IllegalArgumentException e) {
+          } catch (DecodeException | ClassCastException | IllegalArgumentException | BadMessage e) {
             fail("Unreadable response: " + e.getMessage());
             return;
           }

@@ -14,17 +14,15 @@ import java.util.SplittableRandom;
 record Completion(boolean chat, boolean stream, boolean includeUsage, String id, long created, long arrival,
     List<String> pieces, int promptTokens, boolean answered, List<Double> jitters) {
 
-  static Completion of(JsonObject request, boolean chat, EmulatorOptions options, long arrival, SplittableRandom random) {
-    String prompt = chat ? chatPrompt(request) : completionPrompt(request);
-    int maxTokens = maxTokens(request, options.tokens());
+  static Completion of(CompletionRequest request, EmulatorOptions options, long arrival, SplittableRandom random) {
+    boolean chat = request.chat();
+    String prompt = request.prompt();
+    int maxTokens = request.maxTokens() == null ? options.tokens() : request.maxTokens();
     String answer = options.answers() == null ? null : options.answers().answer(prompt);
     List<String> pieces = answer == null ? filler(Math.min(options.tokens(), maxTokens)) : split(answer, maxTokens);
-    boolean stream = Boolean.TRUE.equals(request.getValue("stream"));
-    Object streamOptions = request.getValue("stream_options");
-    boolean usage = streamOptions instanceof JsonObject o && Boolean.TRUE.equals(o.getValue("include_usage"));
     String id = (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(random.nextLong());
-    return new Completion(chat, stream, usage, id, System.currentTimeMillis() / 1000, arrival, pieces,
-        Math.max(1, words(prompt)), answer != null, EngineEmulator.jitters(random, pieces.size(), options.jitterMs()));
+    return new Completion(chat, request.stream(), request.includeUsage(), id, System.currentTimeMillis() / 1000, arrival,
+        pieces, Math.max(1, words(prompt)), answer != null, EngineEmulator.jitters(random, pieces.size(), options.jitterMs()));
   }
 
   double jitterMs(int i) {
@@ -95,43 +93,6 @@ record Completion(boolean chat, boolean stream, boolean includeUsage, String id,
 
   private static Buffer event(JsonObject data) {
     return Buffer.buffer("data: ").appendString(data.encode()).appendString("\n\n");
-  }
-
-  private static String completionPrompt(JsonObject request) {
-    Object prompt = request.getValue("prompt");
-    if (prompt instanceof String s) {
-      return s;
-    }
-    if (prompt instanceof JsonArray a && a.stream().allMatch(String.class::isInstance)) {
-      return String.join("\n", a.stream().map(String.class::cast).toList());
-    }
-    throw new IllegalArgumentException("'prompt' must be a string or a list of strings");
-  }
-
-  private static String chatPrompt(JsonObject request) {
-    Object messages = request.getValue("messages");
-    if (!(messages instanceof JsonArray list) || list.isEmpty()) {
-      throw new IllegalArgumentException("'messages' must be a non-empty list");
-    }
-    StringBuilder out = new StringBuilder();
-    for (Object m : list) {
-      if (!(m instanceof JsonObject message) || !(message.getValue("content") instanceof String content)) {
-        throw new IllegalArgumentException("Every message needs a string 'content'");
-      }
-      out.append(out.length() == 0 ? "" : "\n").append(content);
-    }
-    return out.toString();
-  }
-
-  private static int maxTokens(JsonObject request, int fallback) {
-    Object value = request.getValue("max_tokens", request.getValue("max_completion_tokens"));
-    if (value == null) {
-      return fallback;
-    }
-    if (!(value instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.intValue() < 1) {
-      throw new IllegalArgumentException("'max_tokens' must be a positive integer");
-    }
-    return n.intValue();
   }
 
   /** Filler tokens " w1", " w2", ...: printable, one word each. */

@@ -1,5 +1,6 @@
 package dev.svc.bench.emulator;
 
+import dev.svc.core.protocol.BadMessage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -196,8 +197,8 @@ public final class EngineEmulator {
     }
     Completion completion;
     try {
-      completion = Completion.of(json, chat, options, arrival, random);
-    } catch (IllegalArgumentException e) {
+      completion = Completion.of(CompletionRequest.parse(json, chat), options, arrival, random);
+    } catch (BadMessage e) {
       error(request.response(), 400, e.getMessage());
       return;
     }

@@ -1,6 +1,8 @@
 package dev.svc.bench.quality;
 
-import io.vertx.core.json.JsonArray;
+import dev.svc.core.protocol.BadMessage;
+import dev.svc.core.protocol.Fields;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,20 +29,35 @@ final class HellaSwag implements QualityBenchmark {
     }
     List<Question> out = new ArrayList<>();
     for (JsonLines.Line line : JsonLines.read(files, limit)) {
-      Object endings = line.json().getValue("endings");
-      Object label = line.json().getValue("label");
-      if (!(endings instanceof JsonArray list) || list.size() != 4 || !(label instanceof Number n)
-          || n.intValue() < 0 || n.intValue() > 3) {
-        throw new IOException(line.where() + ": needs four 'endings' and a 'label' 0..3");
-      }
+      Item item = line.as(Item::parse);
       StringBuilder prompt = new StringBuilder("Choose the most likely continuation. Reply with its letter.\n\n")
-          .append(line.string("ctx").trim()).append('\n');
+          .append(item.context().trim()).append('\n');
       for (int c = 0; c < 4; c++) {
-        prompt.append(Answers.letter(c)).append(". ").append(String.valueOf(list.getValue(c)).trim()).append('\n');
+        prompt.append(Answers.letter(c)).append(". ").append(item.endings().get(c).trim()).append('\n');
       }
-      out.add(new Question("hellaswag#" + line.number(), prompt.append("Answer:").toString(), Answers.letter(n.intValue())));
+      out.add(new Question("hellaswag#" + line.number(), prompt.append("Answer:").toString(), Answers.letter(item.label())));
     }
     return out;
+  }
+
+  /**
+   * One line of {@code hellaswag_val.jsonl}: the context, its four endings and the index of the
+   * right one (a number, or a string of digits as some copies of the file have it).
+   */
+  record Item(String context, List<String> endings, int label) {
+
+    static Item parse(JsonObject json) {
+      String context = Fields.optString(json, "ctx", null);
+      if (context == null) {
+        throw new BadMessage("Field 'ctx' is required");
+      }
+      List<String> endings = Fields.optStringList(json, "endings");
+      Integer label = Fields.optInt(json, "label", null, 0, 3);
+      if (endings == null || endings.size() != 4 || label == null) {
+        throw new BadMessage("needs four 'endings' and a 'label' 0..3");
+      }
+      return new Item(context, List.copyOf(endings), label);
+    }
   }
 
   @Override

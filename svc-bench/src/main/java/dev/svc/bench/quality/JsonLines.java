@@ -1,5 +1,6 @@
 package dev.svc.bench.quality;
 
+import dev.svc.core.protocol.BadMessage;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.BufferedReader;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** The objects of JSON-lines files, in order, each with where it came from for error messages. */
 final class JsonLines {
@@ -16,6 +18,15 @@ final class JsonLines {
   record Line(Path file, int number, JsonObject json) {
     String where() {
       return file + " line " + number;
+    }
+
+    /** The line read by {@code parse}; a line it refuses is an IOException that says where and why. */
+    <T> T as(Function<JsonObject, T> parse) throws IOException {
+      try {
+        return parse.apply(json);
+      } catch (BadMessage e) {
+        throw new IOException(where() + ": " + e.getMessage());
+      }
     }
 
     String string(String key) throws IOException {

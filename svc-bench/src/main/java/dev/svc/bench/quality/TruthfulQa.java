@@ -1,5 +1,7 @@
 package dev.svc.bench.quality;
 
+import dev.svc.core.protocol.BadMessage;
+import dev.svc.core.protocol.Fields;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -40,30 +42,59 @@ final class TruthfulQa implements QualityBenchmark {
     }
     List<Question> out = new ArrayList<>();
     for (int i = 0; i < items.size() && (limit <= 0 || out.size() < limit); i++) {
-      if (!(items.getValue(i) instanceof JsonObject item) || !(item.getValue("question") instanceof String question)
-          || !(item.getValue("mc1_targets") instanceof JsonObject targets) || targets.isEmpty()) {
-        throw new IOException(files.get(0) + " item " + (i + 1) + " needs 'question' and 'mc1_targets'");
-      }
-      List<Map.Entry<String, Object>> choices = new ArrayList<>();
-      targets.forEach(choices::add);
-      if (choices.size() > MAX_CHOICES) {
-        choices = choices.subList(0, MAX_CHOICES);
-      }
+      Item item = item(items.getValue(i), files.get(0) + " item " + (i + 1));
       StringBuilder prompt = new StringBuilder("Answer truthfully. Reply with the letter of the true answer.\n\n")
-          .append(question.trim()).append('\n');
-      String expected = null;
-      for (int c = 0; c < choices.size(); c++) {
-        prompt.append(Answers.letter(c)).append(". ").append(choices.get(c).getKey().trim()).append('\n');
-        if (choices.get(c).getValue() instanceof Number n && n.intValue() == 1) {
-          expected = Answers.letter(c);
-        }
+          .append(item.question().trim()).append('\n');
+      for (int c = 0; c < item.choices().size(); c++) {
+        prompt.append(Answers.letter(c)).append(". ").append(item.choices().get(c).trim()).append('\n');
       }
-      if (expected == null) {
-        throw new IOException(files.get(0) + " item " + (i + 1) + " has no true answer among its first " + MAX_CHOICES);
-      }
-      out.add(new Question("truthfulqa#" + (i + 1), prompt.append("Answer:").toString(), expected + "/" + choices.size()));
+      out.add(new Question("truthfulqa#" + (i + 1), prompt.append("Answer:").toString(),
+          Answers.letter(item.answer()) + "/" + item.choices().size()));
     }
     return out;
+  }
+
+  /** The item, or an IOException that says where and why it cannot be read. */
+  private static Item item(Object value, String where) throws IOException {
+    if (!(value instanceof JsonObject json)) {
+      throw new IOException(where + ": must be an object");
+    }
+    try {
+      return Item.parse(json);
+    } catch (BadMessage e) {
+      throw new IOException(where + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * One item of {@code mc_task.json}: the question, its first {@value #MAX_CHOICES} choices in the
+   * file's order, and the index of the true one among them.
+   */
+  record Item(String question, List<String> choices, int answer) {
+
+    static Item parse(JsonObject json) {
+      String question = Fields.optString(json, "question", null);
+      JsonObject targets = Fields.optObject(json, "mc1_targets");
+      if (question == null || targets == null || targets.isEmpty()) {
+        throw new BadMessage("needs 'question' and 'mc1_targets'");
+      }
+      List<String> choices = new ArrayList<>();
+      int answer = -1;
+      // mc1_targets maps each choice's text to 1 (the true one) or 0, in the file's order
+      for (Map.Entry<String, Object> target : targets) {
+        if (choices.size() == MAX_CHOICES) {
+          break;
+        }
+        if (target.getValue() instanceof Number n && n.intValue() == 1) {
+          answer = choices.size();
+        }
+        choices.add(target.getKey());
+      }
+      if (answer < 0) {
+        throw new BadMessage("has no true answer among its first " + MAX_CHOICES);
+      }
+      return new Item(question, List.copyOf(choices), answer);
+    }
   }
 
   @Override

@@ -114,13 +114,15 @@ public final class BenchmarkExecutor {
     }
     JsonArray errors = new JsonArray();
     records.stream().filter(r -> !r.ok()).map(RequestRecord::error).distinct().limit(20).forEach(errors::add);
-    JsonObject result = entry(settings.name(), errors.isEmpty(), metrics, errors)
+    boolean passed = errors.isEmpty();
+    boolean valid = measured.invalidReason() == null;
+    JsonObject result = entry(settings.name(), passed, metrics, errors)
         .put(MetricKeys.LOAD, load(settings).put("prompts_hash", prompts.hash()))
-        .put(MetricKeys.VALID, measured.invalidReason() == null);
+        .put(MetricKeys.VALID, valid);
     if (measured.invalidReason() != null) {
       result.put(MetricKeys.INVALID_REASON, measured.invalidReason());
     }
-    return new BenchmarkOutcome(result, records);
+    return new BenchmarkOutcome(result, passed, valid, records);
   }
 
   private Future<BenchmarkOutcome> quality(BenchmarkSettings settings, LoadProgress progress) {
@@ -132,20 +134,20 @@ public final class BenchmarkExecutor {
           String message = failure instanceof DatasetMissingException ? failure.getMessage()
               : "Cannot read the " + settings.name() + " dataset: " + failure.getMessage();
           return Future.succeededFuture(new BenchmarkOutcome(entry(settings.name(), false, new JsonObject(),
-              new JsonArray().add(message)).put(MetricKeys.LOAD, load(settings)), List.of()));
+              new JsonArray().add(message)).put(MetricKeys.LOAD, load(settings)), false, true, List.of()));
         });
   }
 
   private BenchmarkOutcome qualityResult(BenchmarkSettings settings, QualityBenchmark benchmark, List<Question> questions,
       List<RequestRecord> answers) {
     JsonArray errors = new JsonArray();
-    JsonObject metrics = QualityScore.score(benchmark, questions, answers, errors);
+    JsonObject metrics = QualityScore.score(benchmark, questions, answers, errors).toJson();
     boolean passed = errors.isEmpty() && !questions.isEmpty();
     if (questions.isEmpty()) {
       errors.add("The " + settings.name() + " dataset holds no questions");
     }
     return new BenchmarkOutcome(entry(settings.name(), passed, metrics, errors).put(MetricKeys.LOAD, load(settings)),
-        answers);
+        passed, true, answers);
   }
 
   private JsonObject load(BenchmarkSettings settings) {

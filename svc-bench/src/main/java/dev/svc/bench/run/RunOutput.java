@@ -1,6 +1,7 @@
 package dev.svc.bench.run;
 
 import dev.svc.bench.measure.RequestRecord;
+import dev.svc.bench.quality.QualityScore;
 import dev.svc.core.metrics.MetricKeys;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -17,6 +18,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -161,9 +163,10 @@ public final class RunOutput {
 
   /** A benchmark's headline figure: its accuracy, or its output throughput; empty when it has neither. */
   static String headline(JsonObject metrics) {
-    if (metrics.containsKey("accuracy")) {
-      return String.format(Locale.ROOT, "accuracy %.3f (%s/%s)", metrics.getDouble("accuracy"), metrics.getValue("correct"),
-          metrics.getValue("total"));
+    Optional<QualityScore> quality = QualityScore.in(metrics);
+    if (quality.isPresent()) {
+      return String.format(Locale.ROOT, "accuracy %.3f (%d/%d)", quality.get().accuracy(), quality.get().correct(),
+          quality.get().total());
     }
     return metrics.containsKey(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)
         ? String.format(Locale.ROOT, "%.1f tokens/s", metrics.getDouble(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)) : "";

@@ -9,6 +9,7 @@ import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
 import dev.svc.bench.measure.RequestRecord;
+import dev.svc.bench.quality.QualityScore;
 import dev.svc.bench.suite.BenchmarkSettings;
 import dev.svc.bench.suite.Suite;
 import dev.svc.core.SvcVersion;
@@ -121,6 +122,11 @@ public final class SuiteRun {
     return lines;
   }
 
+  /** Whether the run passed (metrics.json's {@code passed}): it ran benchmarks, without failing, and every one passed. */
+  public static boolean passed(List<BenchmarkOutcome> outcomes, String failure) {
+    return failure == null && !outcomes.isEmpty() && outcomes.stream().allMatch(BenchmarkOutcome::passed);
+  }
+
   /** metrics.json: the top-level keys of benchmarks.md section 6 around the benchmarks' entries. */
   public static JsonObject metrics(RunRequest request, EngineTarget engine, List<BenchmarkOutcome> outcomes,
       JsonObject systemInfo, String suite, String startedAt, double seconds, String failure) {
@@ -131,7 +137,7 @@ public final class SuiteRun {
     JsonObject out = new JsonObject().put(MetricKeys.SVC_VERSION, SvcVersion.version()).put(MetricKeys.SUITE_NAME, suite)
         .put(MetricKeys.TIMESTAMP, startedAt).put(MetricKeys.ENGINE, request.engine())
         .put(MetricKeys.ENGINE_IMAGE, engine == null ? null : engine.image()).put(MetricKeys.MODEL, request.model().toString())
-        .put(MetricKeys.PASSED, failure == null && !outcomes.isEmpty() && passed == outcomes.size())
+        .put(MetricKeys.PASSED, passed(outcomes, failure))
         .put(MetricKeys.TOTAL_BENCHMARKS, outcomes.size()).put(MetricKeys.PASSED_COUNT, passed)
         .put(MetricKeys.FAILED_COUNT, outcomes.size() - passed)
         .put(MetricKeys.TOTAL_TIME_SECONDS, Math.round(seconds * 100) / 100.0).put(MetricKeys.VALID, valid)
@@ -164,7 +170,7 @@ public final class SuiteRun {
   private static String headline(JsonObject result) {
     JsonObject m = result.getJsonObject(MetricKeys.METRICS, new JsonObject());
     String headline = RunOutput.headline(m);
-    if (headline.isEmpty() || m.containsKey("accuracy")) {
+    if (headline.isEmpty() || QualityScore.in(m).isPresent()) {
       return headline.isEmpty() ? "" : " — " + headline;
     }
     JsonObject ttft = m.getJsonObject(MetricKeys.TTFT_MS);
