@@ -25,7 +25,7 @@ record OpenAiResponse(String text, TokenUsage usage) {
         throw new BadMessage("Every choice must be an object");
       }
       JsonObject message = Fields.optObject(choice, "message");
-      String piece = message != null ? Fields.optString(message, "content", null) : Fields.optString(choice, "text", null);
+      String piece = message != null ? generated(message, "content") : generated(choice, "text");
       if (piece != null) {
         text.append(piece);
       }
@@ -34,5 +34,17 @@ record OpenAiResponse(String text, TokenUsage usage) {
     return new OpenAiResponse(text.toString(), usage == null ? null : new TokenUsage(
         Fields.optInt(usage, "prompt_tokens", null, 0, Integer.MAX_VALUE),
         Fields.optInt(usage, "completion_tokens", null, 0, Integer.MAX_VALUE)));
+  }
+
+  /**
+   * Generated text, taken as the engine wrote it: a model may emit any character (NUL included), and
+   * a response is not refused for what the model said.
+   */
+  private static String generated(JsonObject holder, String field) {
+    Object value = holder.getValue(field);
+    if (value != null && !(value instanceof String)) {
+      throw new BadMessage("Field '" + field + "' must be a string");
+    }
+    return (String) value;
   }
 }

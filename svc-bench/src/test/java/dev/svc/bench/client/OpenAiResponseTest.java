@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.svc.core.protocol.BadMessage;
 import dev.svc.engines.codec.TokenUsage;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,6 +26,13 @@ class OpenAiResponseTest {
     JsonObject body = new JsonObject("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"}},"
         + "{\"message\":{\"content\":null}},{\"text\":\"!\"}]}");
     assertThat(OpenAiResponse.parse(body)).isEqualTo(new OpenAiResponse("Hi!", null));
+  }
+
+  @Test
+  void generatedTextIsTakenAsWrittenNulIncluded() {
+    JsonObject body = new JsonObject().put("choices", new JsonArray()
+        .add(new JsonObject().put("text", "a\u0000b")));
+    assertThat(OpenAiResponse.parse(body).text()).isEqualTo("a\u0000b");
   }
 
   @Test
