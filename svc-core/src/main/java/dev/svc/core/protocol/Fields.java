@@ -40,24 +40,8 @@ public final class Fields {
 
   /** A whole number (or a string of digits) from {@code min} to {@code max}, or {@code fallback} when absent. */
   public static Integer optInt(JsonObject json, String field, Integer fallback, int min, int max) {
-    Object value = json.getValue(field);
-    if (value == null) {
-      return fallback;
-    }
-    long l;
-    if (value instanceof Integer || value instanceof Long) {
-      l = ((Number) value).longValue();
-    } else if (value instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
-      l = n.longValue();
-    } else if (value instanceof String s && s.trim().matches("-?\\d{1,12}")) {
-      l = Long.parseLong(s.trim());
-    } else {
-      throw new BadMessage("Field '" + field + "' must be an integer");
-    }
-    if (l < min || l > max) {
-      throw new BadMessage("Field '" + field + "' must be between " + min + " and " + max);
-    }
-    return (int) l;
+    Long value = optLong(json, field, null, min, max);
+    return value == null ? fallback : Integer.valueOf(value.intValue());
   }
 
   /** A whole number from {@code min} to {@code max} (as {@link #optInt}, wider), or {@code fallback} when absent. */
