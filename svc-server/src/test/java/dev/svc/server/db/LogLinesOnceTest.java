@@ -198,10 +198,7 @@ class LogLinesOnceTest {
 
   /** A database of its own in the test's PostgreSQL cluster. */
   private static String database(String name) throws SQLException {
-    try (Connection c = DriverManager.getConnection(postgres.jdbcUrl()); Statement st = c.createStatement()) {
-      st.executeUpdate("CREATE DATABASE " + name);
-    }
-    return postgres.jdbcUrl().replace("/postgres?", "/" + name + "?");
+    return postgres.newDatabase(name);
   }
 
   private static long insertLogEvent(Statement st, String source, String key, String line) throws SQLException {

@@ -56,6 +56,15 @@ public final class ThrowawayPostgres implements AutoCloseable {
     return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=" + USER;
   }
 
+  /** A new, empty database in this cluster: one per test, so that tests sharing a cluster share nothing else. */
+  public String newDatabase(String name) throws java.sql.SQLException {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl());
+         java.sql.Statement st = c.createStatement()) {
+      st.executeUpdate("CREATE DATABASE " + name);
+    }
+    return jdbcUrl().replace("/postgres?", "/" + name + "?");
+  }
+
   /** Starts the cluster and waits until it takes connections (pg_ctl -w). */
   void startAgain() throws Exception {
     asOwner(List.of(bin.resolve("pg_ctl").toString(), "-D", data().toString(), "-l", dir.resolve("log").toString(),

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class LogBatchesTest {
 
   @RegisterExtension
-  final TestServers servers = new TestServers(o -> o.insecure());
+  final TestServers servers = new TestServers(o -> database(o.insecure()));
 
   @Test
   void aBatchOlderThanOneStoredIsStoredAndARetryIsSaidToBeOne() throws Exception {
@@ -88,18 +88,37 @@ class LogBatchesTest {
     TestServer server = servers.start();
     String testId = runningTest(server);
     // the database refuses the event of one line, as a crash between the two writes would lose it
-    execute("CREATE TRIGGER refuse_poison BEFORE INSERT ON events WHEN NEW.data LIKE '%poison%'"
-        + " BEGIN SELECT RAISE(ABORT, 'injected fault'); END");
+    refuseEventsContaining("poison");
     HttpResponse<Buffer> failed = postBatch(server, testId, 1, "fine", "poison");
     assertThat(failed.statusCode()).isEqualTo(500);
     assertThat(failed.bodyAsJsonObject().getString("error")).isNotBlank();
     assertThat(lines(server, testId)).isEmpty();
     assertThat(count("SELECT COUNT(*) FROM events WHERE type = 'log'")).isZero();
 
-    execute("DROP TRIGGER refuse_poison");
+    execute(dropRefusal());
     assertThat(postBatch(server, testId, 1, "fine", "poison").bodyAsJsonObject().getInteger("stored")).isEqualTo(2);
     assertThat(lines(server, testId)).containsExactly("fine", "poison");
     assertThat(count("SELECT COUNT(*) FROM events WHERE type = 'log' AND source_id = '" + testId + "'")).isEqualTo(2);
+  }
+
+  // --- the database: SQLite under the test's home here; see LogBatchesOnPostgresTest ---
+
+  TestServer.Options database(TestServer.Options options) {
+    return options;
+  }
+
+  String jdbcUrl() {
+    return "jdbc:sqlite:" + servers.home().resolve("svc.db");
+  }
+
+  /** Makes the database refuse an event whose data holds {@code text}, as a fault between two writes would. */
+  void refuseEventsContaining(String text) throws SQLException {
+    execute("CREATE TRIGGER refuse_poison BEFORE INSERT ON events WHEN NEW.data LIKE '%" + text + "%'"
+        + " BEGIN SELECT RAISE(ABORT, 'injected fault'); END");
+  }
+
+  String dropRefusal() {
+    return "DROP TRIGGER refuse_poison";
   }
 
   // --- helpers ---
@@ -128,15 +147,15 @@ class LogBatchesTest {
   }
 
   private long count(String sql) throws SQLException {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + servers.home().resolve("svc.db"));
+    try (Connection c = DriverManager.getConnection(jdbcUrl());
          ResultSet rs = c.createStatement().executeQuery(sql)) {
       rs.next();
       return rs.getLong(1);
     }
   }
 
-  private void execute(String sql) throws SQLException {
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + servers.home().resolve("svc.db"))) {
+  void execute(String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection(jdbcUrl())) {
       c.createStatement().executeUpdate(sql);
     }
   }

@@ -1,0 +1,60 @@
+package dev.svc.server.http;
+
+import dev.svc.server.TestServer;
+import dev.svc.server.faults.ThrowawayPostgres;
+import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * {@link LogBatchesTest} on a real PostgreSQL, a database of its own per test: a batch is stored
+ * once whatever its retries, and a line with its event or not at all, there too.
+ */
+class LogBatchesOnPostgresTest extends LogBatchesTest {
+
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+  private static ThrowawayPostgres postgres;
+  private String url;
+
+  @BeforeAll
+  static void startPostgres() throws Exception {
+    postgres = ThrowawayPostgres.start();
+  }
+
+  @AfterAll
+  static void stopPostgres() throws Exception {
+    if (postgres != null) {
+      postgres.close();
+    }
+  }
+
+  @BeforeEach
+  void newDatabase() throws Exception {
+    url = postgres.newDatabase("log_batches_" + DATABASES.incrementAndGet());
+  }
+
+  @Override
+  TestServer.Options database(TestServer.Options options) {
+    return options.dbUrl(url);
+  }
+
+  @Override
+  String jdbcUrl() {
+    return url;
+  }
+
+  @Override
+  void refuseEventsContaining(String text) throws SQLException {
+    execute("CREATE FUNCTION refuse_poison() RETURNS trigger AS $$ BEGIN"
+        + " IF NEW.data LIKE '%" + text + "%' THEN RAISE EXCEPTION 'injected fault'; END IF;"
+        + " RETURN NEW; END $$ LANGUAGE plpgsql");
+    execute("CREATE TRIGGER refuse_poison BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION refuse_poison()");
+  }
+
+  @Override
+  String dropRefusal() {
+    return "DROP TRIGGER refuse_poison ON events";
+  }
+}
