@@ -31,9 +31,15 @@ class AgentProtocolTest {
   private WebClient agent;
 
   @BeforeEach
-  void start() {
-    server = TestServer.start(home, new TestServer.Options().authToken(GLOBAL));
+  void start() throws Exception {
+    TestServer.Options options = new TestServer.Options().authToken(GLOBAL);
+    server = TestServer.start(home, databaseUrl() == null ? options : options.dbUrl(databaseUrl()));
     agent = server.agentClient("gpu-node-1");
+  }
+
+  /** The server's database: null for the default, SQLite under the test's home. */
+  String databaseUrl() throws java.sql.SQLException {
+    return null;
   }
 
   @AfterEach
