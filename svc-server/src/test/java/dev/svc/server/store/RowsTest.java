@@ -77,7 +77,8 @@ class RowsTest {
         StoredEvent.class, columns("events"),
         StoredSetting.class, columns("agent_settings"),
         CommandStore.StoredCommand.class, columns("commands"),
-        ListCounts.ListCount.class, columns("list_counts"));
+        ListCounts.ListCount.class, columns("list_counts"),
+        LeaseStore.Lease.class, columns("leases"));
     columns.forEach((type, known) -> assertThat(Arrays.stream(type.getRecordComponents())
         .map(c -> Rows.snakeCase(c.getName())).toList()).as(type.getSimpleName()).isSubsetOf(known));
   }
