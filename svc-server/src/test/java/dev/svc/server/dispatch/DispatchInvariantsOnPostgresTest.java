@@ -1,10 +1,8 @@
 package dev.svc.server.dispatch;
 
-import dev.svc.server.faults.ThrowawayPostgres;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.svc.server.faults.PostgresDatabases;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The dispatch rules of {@link DispatchInvariantsTest}, each on a database of its own in a real
@@ -13,25 +11,13 @@ import org.junit.jupiter.api.BeforeEach;
  */
 class DispatchInvariantsOnPostgresTest extends DispatchInvariantsTest {
 
-  private static final AtomicInteger DATABASES = new AtomicInteger();
-  private static ThrowawayPostgres postgres;
+  @RegisterExtension
+  static final PostgresDatabases POSTGRES = new PostgresDatabases();
   private String url;
-
-  @BeforeAll
-  static void startPostgres() throws Exception {
-    postgres = ThrowawayPostgres.start();
-  }
-
-  @AfterAll
-  static void stopPostgres() throws Exception {
-    if (postgres != null) {
-      postgres.close();
-    }
-  }
 
   @BeforeEach
   void newDatabase() throws Exception {
-    url = postgres.newDatabase("dispatch_" + DATABASES.incrementAndGet());
+    url = POSTGRES.newDatabase("dispatch");
   }
 
   @Override

@@ -1,10 +1,8 @@
 package dev.svc.server.http;
 
-import dev.svc.server.faults.ThrowawayPostgres;
+import dev.svc.server.faults.PostgresDatabases;
 import java.sql.SQLException;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link AgentProtocolTest} on a real PostgreSQL, a database of its own per test: a command handed
@@ -12,27 +10,15 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class AgentProtocolOnPostgresTest extends AgentProtocolTest {
 
-  private static final AtomicInteger DATABASES = new AtomicInteger();
-  private static ThrowawayPostgres postgres;
+  @RegisterExtension
+  static final PostgresDatabases POSTGRES = new PostgresDatabases();
   private String url;
-
-  @BeforeAll
-  static void startPostgres() throws Exception {
-    postgres = ThrowawayPostgres.start();
-  }
-
-  @AfterAll
-  static void stopPostgres() throws Exception {
-    if (postgres != null) {
-      postgres.close();
-    }
-  }
 
   /** Made when the test's server starts (the base class starts it before this class's own set-up runs). */
   @Override
   String databaseUrl() throws SQLException {
     if (url == null) {
-      url = postgres.newDatabase("agent_protocol_" + DATABASES.incrementAndGet());
+      url = POSTGRES.newDatabase("agent_protocol");
     }
     return url;
   }

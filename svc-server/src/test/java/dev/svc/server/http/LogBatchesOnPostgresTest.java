@@ -1,12 +1,10 @@
 package dev.svc.server.http;
 
 import dev.svc.server.TestServer;
-import dev.svc.server.faults.ThrowawayPostgres;
+import dev.svc.server.faults.PostgresDatabases;
 import java.sql.SQLException;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link LogBatchesTest} on a real PostgreSQL, a database of its own per test: a batch is stored
@@ -14,25 +12,13 @@ import org.junit.jupiter.api.BeforeEach;
  */
 class LogBatchesOnPostgresTest extends LogBatchesTest {
 
-  private static final AtomicInteger DATABASES = new AtomicInteger();
-  private static ThrowawayPostgres postgres;
+  @RegisterExtension
+  static final PostgresDatabases POSTGRES = new PostgresDatabases();
   private String url;
-
-  @BeforeAll
-  static void startPostgres() throws Exception {
-    postgres = ThrowawayPostgres.start();
-  }
-
-  @AfterAll
-  static void stopPostgres() throws Exception {
-    if (postgres != null) {
-      postgres.close();
-    }
-  }
 
   @BeforeEach
   void newDatabase() throws Exception {
-    url = postgres.newDatabase("log_batches_" + DATABASES.incrementAndGet());
+    url = POSTGRES.newDatabase("log_batches");
   }
 
   @Override

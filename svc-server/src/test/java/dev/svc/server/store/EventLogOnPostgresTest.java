@@ -1,26 +1,19 @@
 package dev.svc.server.store;
 
-import dev.svc.server.faults.ThrowawayPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.svc.server.faults.PostgresDatabases;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link EventLogTest} on a real PostgreSQL: events are numbered in the order they are stored there too. */
 class EventLogOnPostgresTest extends EventLogTest {
 
-  private static ThrowawayPostgres postgres;
-  private static String url;
+  @RegisterExtension
+  static final PostgresDatabases POSTGRES = new PostgresDatabases();
+  private String url;
 
-  @BeforeAll
-  static void startPostgres() throws Exception {
-    postgres = ThrowawayPostgres.start();
-    url = postgres.newDatabase("event_log");
-  }
-
-  @AfterAll
-  static void stopPostgres() throws Exception {
-    if (postgres != null) {
-      postgres.close();
-    }
+  @BeforeEach
+  void newDatabase() throws Exception {
+    url = POSTGRES.newDatabase("event_log");
   }
 
   @Override
