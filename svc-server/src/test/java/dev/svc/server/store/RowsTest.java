@@ -78,7 +78,7 @@ class RowsTest {
         StoredSetting.class, columns("agent_settings"),
         CommandStore.StoredCommand.class, columns("commands"),
         ListCounts.ListCount.class, columns("list_counts"),
-        LeaseStore.Lease.class, columns("leases"));
+        ClaimStore.Claim.class, columns("claims"));
     columns.forEach((type, known) -> assertThat(Arrays.stream(type.getRecordComponents())
         .map(c -> Rows.snakeCase(c.getName())).toList()).as(type.getSimpleName()).isSubsetOf(known));
   }
