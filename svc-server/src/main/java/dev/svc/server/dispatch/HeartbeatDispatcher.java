@@ -7,7 +7,6 @@ import dev.svc.core.protocol.HeartbeatAnswer.Command;
 import dev.svc.core.protocol.RunTest;
 import dev.svc.core.Timestamps;
 import dev.svc.core.domain.AgentSettings;
-import dev.svc.core.domain.AgentStatus;
 import dev.svc.core.domain.QuickTestStatus;
 import dev.svc.core.events.EventAddresses;
 import dev.svc.core.events.EventType;
@@ -37,9 +36,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Heartbeats and dispatch (protocol.md 2.2): keeps each heartbeat, answers with pending commands
- * and at most one test per agent under a lease; a periodic timer requeues tests whose lease expired
- * (failing them after 3 attempts), marks silent agents offline and fails the running test of an
- * agent that stayed lost longer than the lease. Test agents are never stale.
+ * and at most one test per agent under a lease. {@link AgentSweeps} expires leases and marks silent
+ * agents offline. Every node of a cluster runs one, for the heartbeats it receives.
  *
  * <p>A heartbeat reads only memory ({@link LiveFleet}) unless there is something to do: a change
  * of status or task (written at once, with its {@code agent_status} event), commands to deliver,
@@ -49,9 +47,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class HeartbeatDispatcher extends VerticleBase {
 
-  static final int MAX_ATTEMPTS = 3;
-  static final String NOT_STARTED = "Agent did not start the test";
-  static final String AGENT_LOST = "Agent lost";
   /** How often heartbeats kept in memory are written. */
   static final long WRITE_BEHIND_MS = 2_000;
 
@@ -64,9 +59,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
   private final EventLog events;
   private final TestTransitions transitions;
   private final Timings timings;
-  private long timer = -1;
   private long writeTimer = -1;
-  private boolean sweeping;
   private Future<Void> writing = Future.succeededFuture();
 
   public HeartbeatDispatcher(AgentStore agents, QuickTestStore tests, CommandStore commands, EventLog events,
@@ -82,15 +75,14 @@ public final class HeartbeatDispatcher extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    timer = vertx.setPeriodic(timings.sweepMs(), id -> sweep());
     writeTimer = vertx.setPeriodic(WRITE_BEHIND_MS, id -> writeBehind());
-    return vertx.eventBus().<JsonObject>consumer(EventAddresses.AGENT_HEARTBEAT, this::heartbeat).completion();
+    // every node answers the heartbeats its HTTP verticles take: each keeps its own agents' liveness in memory
+    return vertx.eventBus().<JsonObject>localConsumer(EventAddresses.AGENT_HEARTBEAT, this::heartbeat).completion();
   }
 
   /** Writes what is still in memory, so that a clean stop loses no heartbeat. */
   @Override
   public Future<?> stop() {
-    vertx.cancelTimer(timer);
     vertx.cancelTimer(writeTimer);
     return writing.transform(ar -> writeBehind());
   }
@@ -272,72 +264,8 @@ public final class HeartbeatDispatcher extends VerticleBase {
         test.benchmarkName(), test.suiteName(), test.force()));
   }
 
-  // --- the timer ---
-
-  private void sweep() {
-    if (sweeping) {
-      return;
-    }
-    sweeping = true;
-    expireLeases().compose(v -> markSilentAgentsOffline()).compose(v -> failLostTests())
-        .onFailure(err -> LOG.error("Dispatcher sweep failed", err))
-        .onComplete(ar -> sweeping = false);
-  }
-
-  private Future<Void> expireLeases() {
-    return tests.expiredLeases(Timestamps.now()).compose(expired -> each(expired, test -> {
-      int attempts = test.attempts() == null ? 0 : test.attempts();
-      return attempts >= MAX_ATTEMPTS
-          ? move(test, QuickTestStatus.DISPATCHED, QuickTestStatus.FAILED, NOT_STARTED)
-          : move(test, QuickTestStatus.DISPATCHED, QuickTestStatus.QUEUED, null);
-    }));
-  }
-
-  private Future<Void> markSilentAgentsOffline() {
-    String cutoff = Timestamps.format(Instant.now().minusMillis(timings.minStaleMs()));
-    return agents.silentSince(cutoff).compose(silent -> each(silent, agent -> agents.settings(agent.id())
-        .compose(settings -> {
-          long staleMs = timings.staleMs(AgentSettings.heartbeatIntervalS(settings));
-          if (!silentFor(agent.id(), agent.lastHeartbeatAt(), staleMs)) {
-            return Future.succeededFuture();
-          }
-          return events.write(conn -> agents.moveStatus(conn, agent.id(), agent.status(),
-              AgentStatus.OFFLINE.wireName()).map(moved -> moved ? Written.of((Void) null, agentStatus(agent.id(),
-                  agent.name(), AgentStatus.OFFLINE.wireName(), new JsonObject())) : Written.of((Void) null)))
-              .compose(v -> agents.refresh(agent.id()));
-        })));
-  }
-
-  /**
-   * Fails the running test of each agent offline for longer than its stale window plus a lease. One
-   * query for the running tests on offline agents (an agent offline for a month is not read again
-   * every sweep); its settings and unwritten heartbeats come from memory.
-   */
-  private Future<Void> failLostTests() {
-    return tests.runningOnOfflineAgents().compose(running -> each(running, test -> {
-      String agentId = test.agentId();
-      int interval = AgentSettings.heartbeatIntervalS(fleet.settings(agentId));
-      long lostAfterMs = timings.staleMs(interval) + timings.leaseMs(interval);
-      if (!silentFor(agentId, test.agentLastHeartbeatAt(), lostAfterMs)) {
-        return Future.succeededFuture();
-      }
-      return move(test, QuickTestStatus.RUNNING, QuickTestStatus.FAILED, AGENT_LOST);
-    }));
-  }
-
-  /** Silent for {@code ms}, counting heartbeats not written yet, and never since before this server started. */
-  private boolean silentFor(String agentId, String writtenLastHeartbeat, long ms) {
-    return fleet.lastHeard(agentId, writtenLastHeartbeat).plusMillis(ms).isBefore(Instant.now());
-  }
-
-  // --- helpers ---
-
-  private Future<Void> move(StoredQuickTest test, QuickTestStatus from, QuickTestStatus to, String error) {
-    return transitions.move(test, from, to, error).mapEmpty();
-  }
-
   /** An agent_status event: id, name and status, plus the heartbeat's metrics when there are some. */
-  private static Event agentStatus(String id, String name, String status, JsonObject metrics) {
+  static Event agentStatus(String id, String name, String status, JsonObject metrics) {
     JsonObject data = metrics.copy().put("agent_id", id).put("name", name).put("status", status);
     return new Event(id, EventType.AGENT_STATUS, data);
   }
@@ -371,12 +299,6 @@ public final class HeartbeatDispatcher extends VerticleBase {
     return false;
   }
 
-  private static <T> Future<Void> each(List<T> rows, java.util.function.Function<T, Future<?>> action) {
-    Future<Void> chain = Future.succeededFuture();
-    for (T row : rows) {
-      chain = chain.compose(v -> action.apply(row)).mapEmpty();
-    }
-    return chain;
-  }
+
 
 }
