@@ -14,6 +14,7 @@ import java.util.Map;
  * @param appHome the installation the agent package and build context are built from; may be null
  * @param environment the process environment (SVC_MODEL_DIR, CATALOG_URL, SVC_AUTH_TOKEN)
  * @param timings leases, stale agents, sweeps, simulation and keepalive clocks
+ * @param cluster how this node joins a clustered deployment; null for a single node
  */
 public record ServerConfig(
     String host,
@@ -31,10 +32,22 @@ public record ServerConfig(
     List<String> sans,
     Path appHome,
     Map<String, String> environment,
-    Timings timings) {
+    Timings timings,
+    dev.svc.server.cluster.ClusterSettings cluster) {
 
   public String effectiveDbUrl() {
     return dbUrl != null ? dbUrl : dev.svc.server.db.SqlDatabase.sqliteUrl(home.database());
+  }
+
+  /**
+   * Throws IllegalArgumentException, with the sentence to print, when a cluster is asked for on a
+   * database only one node can use.
+   */
+  public void checkCluster() {
+    if (cluster != null && !effectiveDbUrl().startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException("--cluster needs a PostgreSQL database that every node shares"
+          + " (--db-url jdbc:postgresql://host:5432/svc?user=…); SQLite is one node's file");
+    }
   }
 
   /** Directories searched for metrics.json: the results directory and the home's results. */

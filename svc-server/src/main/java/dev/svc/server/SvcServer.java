@@ -7,7 +7,12 @@ import dev.svc.core.home.SvcHome;
 import dev.svc.core.tls.ServerCertificate;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.engines.EngineCatalog;
+import dev.svc.server.cluster.ClusterNode;
+import dev.svc.server.cluster.FleetSync;
+import dev.svc.server.cluster.Singletons;
 import dev.svc.server.db.SqlDatabase;
+import dev.svc.server.dispatch.AgentSweeps;
+import dev.svc.server.store.ClaimStore;
 import dev.svc.server.housekeeping.HousekeepingVerticle;
 import dev.svc.server.http.AgentAdminRoutes;
 import dev.svc.server.http.AgentProtocolRoutes;
@@ -49,6 +54,7 @@ import dev.svc.server.store.RetentionStore;
 import dev.svc.server.store.SettingsStore;
 import dev.svc.server.tls.ServerTls;
 import dev.svc.server.web.DashboardRoutes;
+import io.vertx.core.Deployable;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -77,16 +83,26 @@ public final class SvcServer {
   /** HTTP verticle instances: one per core. */
   static final int HTTP_INSTANCES = Math.max(1, Runtime.getRuntime().availableProcessors());
 
-  /** A started server. */
+  /** A started server; {@code cluster} is null for a single node. */
   public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database,
-      EventLog events, List<String> routes) {
+      EventLog events, List<String> routes, ClusterNode cluster, Singletons singletons) {
     /**
      * Stops every verticle first, while the database pool is still open (the dispatcher writes the
-     * heartbeats it still holds), then closes Vert.x, the HTTP servers and the pool with it.
+     * heartbeats it still holds; in a cluster the singletons give their claim up), then closes
+     * Vert.x, the HTTP servers and the pool with it (and leaves the cluster).
      */
     public Future<Void> close() {
-      List<Future<Void>> undeployed = vertx.deploymentIDs().stream().map(vertx::undeploy).toList();
-      return Future.join(undeployed).transform(ar -> vertx.close());
+      Future<Void> withdrawn = cluster == null ? Future.succeededFuture()
+          : cluster.withdraw().recover(err -> Future.succeededFuture());
+      // the singletons first, on their own: they stop the verticles they deployed before the claim is given up
+      String singletonsId = singletons == null ? null : singletons.deploymentId();
+      Future<?> stopped = withdrawn
+          .transform(w -> singletonsId == null ? Future.<Void>succeededFuture() : vertx.undeploy(singletonsId))
+          .transform(s -> Future.join(vertx.deploymentIDs().stream().map(vertx::undeploy).toList()));
+      // completed off every context: once Vert.x is closed, none is left to run a continuation on
+      java.util.concurrent.CompletableFuture<Void> closed = new java.util.concurrent.CompletableFuture<>();
+      stopped.onComplete(ar -> vertx.close().onComplete(c -> closed.complete(null)));
+      return Future.fromCompletionStage(closed);
     }
   }
 
@@ -94,6 +110,19 @@ public final class SvcServer {
   }
 
   public static Future<Running> start(Vertx vertx, ServerConfig config) {
+    return start(vertx, config, null);
+  }
+
+  /** Starts a node of a cluster ({@code node} is how it joined, its Vert.x is {@code vertx}); null for a single node. */
+  public static Future<Running> start(Vertx vertx, ServerConfig config, ClusterNode node) {
+    try {
+      config.checkCluster();
+      if ((config.cluster() == null) != (node == null)) {
+        throw new IllegalArgumentException("a cluster node needs both its settings and its membership");
+      }
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
     return vertx.executeBlocking(() -> {
       // before anything is written there: the home and its secrets are owner-only
       config.home().securePrivateFiles();
@@ -109,7 +138,7 @@ public final class SvcServer {
         if (ar.failed() && db.succeeded()) {
           db.result().close();
         }
-        return ar.failed() ? Future.failedFuture(ar.cause()) : startFull(vertx, config, tls.result(), db);
+        return ar.failed() ? Future.failedFuture(ar.cause()) : startFull(vertx, config, tls.result(), db, node);
       });
     });
   }
@@ -181,70 +210,94 @@ public final class SvcServer {
     };
     return listen(vertx, routes, options(config, tls))
         .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), null, null,
-            ApiRouter.describe(routes.get())));
+            ApiRouter.describe(routes.get()), null, null));
   }
 
-  private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls, Future<SqlDatabase> opened) {
+  private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls, Future<SqlDatabase> opened,
+      ClusterNode node) {
     return opened.compose(db -> {
       SettingsStore settingsStore = new SettingsStore(db.pool());
       Future<EventLoops.Contexts> eventLogLoop = EventLoops.contexts(vertx, 1);
       return Future.all(sessionKey(vertx, config, settingsStore), eventLogLoop).compose(ready -> {
-        byte[] sessionKey = ready.resultAt(0);
-        EngineCatalog engines = EngineCatalog.load(config.home());
-        GlobalSettings settings = new GlobalSettings(settingsStore, config.environment(), config.resultsDir().toString(),
-            config.home().models().toString());
-        Guard guard = new Guard(config.authToken(), new Sessions(sessionKey, tls != null), hosts(config, tls),
-            throttle(config));
-        CertificateAuthority clientCa = tls == null ? null : tls.clientCa();
         EventStore eventStore = new EventStore(db.pool(), db.postgres());
-        EventLog events = new EventLog(vertx, db.pool(), eventStore, eventLogLoop.result().get(0));
-        QuickTestStore tests = new QuickTestStore(db.pool());
-        LiveFleet fleet = new LiveFleet();
-        CommandStore commands = new CommandStore(db.pool(), fleet);
-        ResultStore results = new ResultStore(db.pool());
-        AgentStore agents = new AgentStore(db.pool(), fleet);
-        CampaignStore campaigns = new CampaignStore(db.pool());
-        TestTransitions transitions = new TestTransitions(tests, commands, events, vertx.eventBus(), fleet);
-        ResultRecorder resultRecorder = new ResultRecorder(results, tests);
-        ResultsIndexer indexer = new ResultsIndexer(vertx, results, config.home().results());
-        Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
-        String caFingerprint = tls == null ? null : tls.pinnableFingerprint();
-        // each area and page is given the services it uses; one router per HTTP verticle
-        Supplier<Router> routes = () -> {
-          Router router = ApiRouter.create(vertx, RequestGate.of(guard, agents::tokenHashExists), List.of(
-              new SystemRoutes(guard, db.schemaVersion()),
-              new AgentProtocolRoutes(vertx, agents, events, guard, clientCa, tls != null,
-                  new ResultSubmission(tests, events, transitions, resultRecorder)),
-              new AgentAdminRoutes(agents, commands, events, guard, transitions),
-              new QuickTestRoutes(agents, tests, events, eventStore, engines, guard, transitions),
-              new CampaignRoutes(vertx, agents, tests, campaigns, events, eventStore, engines, guard, transitions),
-              new ResultRoutes(vertx, results, guard, events),
-              new SettingsRoutes(vertx, settings, guard,
-                  dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir))),
-              new DownloadRoutes(vertx, downloads),
-              new EventStreamRoutes(vertx, events, eventStore, guard, config.timings(), agents, tests, campaigns)));
-          DashboardRoutes.mount(router, vertx, guard, config.debug(), agents, tests, results, campaigns, eventStore, settings,
-              engines, caFingerprint);
-          return router;
-        };
-        // a lock-out's end is logged within a second of it, whether or not its address comes back
-        vertx.setPeriodic(1000, timer -> guard.logEndedLockouts());
-        return fleet.load(db.pool())
-            .compose(v -> settings.get(GlobalSettings.RESULTS_DIR))
-            .compose(dir -> indexer.index(SvcHome.expand(dir)))
-            .compose(v -> vertx.deployVerticle(new EventLogVerticle(events)))
-            .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(agents, tests, commands, events,
-                transitions, config.timings())))
-            .compose(v -> vertx.deployVerticle(new TestAgentSimulator(new SimulatorServices(agents, tests,
-                transitions, engines, events, eventStore, resultRecorder, config.timings()))))
-            .compose(v -> vertx.deployVerticle(new CampaignExecutor(new CampaignServices(vertx, campaigns,
-                agents, tests, transitions, events, config.timings()))))
-            .compose(v -> vertx.deployVerticle(new HousekeepingVerticle(new RetentionStore(db.pool()), results, settings)))
-            .compose(v -> listen(vertx, routes, options(config, tls)))
-            .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db,
-                events, ApiRouter.describe(routes.get())));
+        io.vertx.core.Context logContext = eventLogLoop.result().get(0);
+        Future<EventLog> eventLog = node == null
+            ? Future.succeededFuture(new EventLog(vertx, db.pool(), eventStore, logContext))
+            : EventLog.clustered(vertx, db.pool(), eventStore, logContext);
+        return eventLog.compose(events -> startServices(vertx, config, tls, db, node, ready.resultAt(0), settingsStore,
+            eventStore, events));
       }).onFailure(err -> db.close());
     });
+  }
+
+  private static Future<Running> startServices(Vertx vertx, ServerConfig config, ServerTls tls, SqlDatabase db,
+      ClusterNode node, byte[] sessionKey, SettingsStore settingsStore, EventStore eventStore, EventLog events) {
+    EngineCatalog engines = EngineCatalog.load(config.home());
+    GlobalSettings settings = new GlobalSettings(settingsStore, config.environment(), config.resultsDir().toString(),
+        config.home().models().toString());
+    Guard guard = new Guard(config.authToken(), new Sessions(sessionKey, tls != null), hosts(config, tls),
+        throttle(config));
+    CertificateAuthority clientCa = tls == null ? null : tls.clientCa();
+    QuickTestStore tests = new QuickTestStore(db.pool());
+    LiveFleet fleet = new LiveFleet();
+    CommandStore commands = new CommandStore(db.pool(), fleet);
+    ResultStore results = new ResultStore(db.pool());
+    AgentStore agents = new AgentStore(db.pool(), fleet);
+    CampaignStore campaigns = new CampaignStore(db.pool());
+    TestTransitions transitions = new TestTransitions(tests, commands, events, vertx.eventBus(), fleet);
+    ResultRecorder resultRecorder = new ResultRecorder(results, tests);
+    ResultsIndexer indexer = new ResultsIndexer(vertx, results, config.home().results());
+    Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
+    String caFingerprint = tls == null ? null : tls.pinnableFingerprint();
+    // one of each per deployment: here, or on the node that holds their claim
+    Supplier<List<Deployable>> singletonVerticles = () -> List.of(
+        new AgentSweeps(agents, tests, events, transitions, config.timings()),
+        new TestAgentSimulator(new SimulatorServices(agents, tests, transitions, engines, events, eventStore,
+            resultRecorder, config.timings())),
+        new CampaignExecutor(new CampaignServices(vertx, campaigns, agents, tests, transitions, events,
+            config.timings())),
+        new HousekeepingVerticle(new RetentionStore(db.pool()), results, settings));
+    Singletons singletons = node == null ? Singletons.here(singletonVerticles)
+        : Singletons.underClaim(singletonVerticles, new ClaimStore(db.pool()), node.id(), node.settings());
+    // each area and page is given the services it uses; one router per HTTP verticle
+    Supplier<Router> routes = () -> {
+      Router router = ApiRouter.create(vertx, RequestGate.of(guard, agents::tokenHashExists), List.of(
+          new SystemRoutes(guard, db.schemaVersion(), node, singletons),
+          new AgentProtocolRoutes(vertx, agents, events, guard, clientCa, tls != null,
+              new ResultSubmission(tests, events, transitions, resultRecorder)),
+          new AgentAdminRoutes(agents, commands, events, guard, transitions),
+          new QuickTestRoutes(agents, tests, events, eventStore, engines, guard, transitions),
+          new CampaignRoutes(vertx, agents, tests, campaigns, events, eventStore, engines, guard, transitions),
+          new ResultRoutes(vertx, results, guard, events),
+          new SettingsRoutes(vertx, settings, guard,
+              dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir))),
+          new DownloadRoutes(vertx, downloads),
+          new EventStreamRoutes(vertx, events, eventStore, guard, config.timings(), agents, tests, campaigns)));
+      DashboardRoutes.mount(router, vertx, guard, config.debug(), agents, tests, results, campaigns, eventStore, settings,
+          engines, caFingerprint);
+      return router;
+    };
+    // a lock-out's end is logged within a second of it, whether or not its address comes back
+    vertx.setPeriodic(1000, timer -> guard.logEndedLockouts());
+    return fleet.load(db.pool())
+        .compose(v -> node == null ? Future.succeededFuture() : FleetSync.connect(vertx, fleet, db.pool(), node.id()))
+        .compose(v -> settings.get(GlobalSettings.RESULTS_DIR))
+        .compose(dir -> indexer.index(SvcHome.expand(dir)))
+        .compose(v -> vertx.deployVerticle(new EventLogVerticle(events)))
+        .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(agents, tests, commands, events, transitions,
+            config.timings())))
+        .compose(v -> vertx.deployVerticle(singletons))
+        .compose(v -> listen(vertx, routes, options(config, tls)))
+        .compose(port -> node == null ? Future.succeededFuture(port)
+            : node.announce((tls != null ? "https" : "http") + "://" + advertisedHost(config) + ":" + port).map(port))
+        .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db,
+            events, ApiRouter.describe(routes.get()), node, singletons));
+  }
+
+  /** The host other nodes and health show for this node: the bound address, or the cluster address when bound to all. */
+  private static String advertisedHost(ServerConfig config) {
+    String host = config.host();
+    return host == null || List.of("0.0.0.0", "::", "[::]").contains(host) ? config.cluster().host() : host;
   }
 
   /**

@@ -41,6 +41,13 @@ public final class TestServer implements AutoCloseable {
     Map<String, String> environment = new HashMap<>();
     Timings timings = Timings.defaults();
     List<String> sans = List.of();
+    dev.svc.server.cluster.ClusterSettings cluster;
+
+    /** --cluster: joins the cluster these settings describe (needs a PostgreSQL --db-url). */
+    public Options cluster(dev.svc.server.cluster.ClusterSettings settings) {
+      this.cluster = settings;
+      return this;
+    }
 
     /** --san: extra names for the certificate, which the server also answers to. */
     public Options sans(String... names) {
@@ -128,10 +135,12 @@ public final class TestServer implements AutoCloseable {
     ServerConfig config = new ServerConfig("127.0.0.1", 0,
         o.resultsDir != null ? o.resultsDir : homeDir.resolve("results-dir"),
         o.debug, o.legacy, o.insecure, o.tlsCert, o.tlsKey, o.tlsCa, o.authToken, home, o.dbUrl, o.sans, o.appHome,
-        o.environment, o.timings);
-    Vertx vertx = Vertx.vertx();
+        o.environment, o.timings, o.cluster);
+    dev.svc.server.cluster.ClusterNode node = o.cluster == null ? null
+        : dev.svc.server.cluster.ClusterNode.join(o.cluster).await();
+    Vertx vertx = node == null ? Vertx.vertx() : node.vertx();
     try {
-      return new TestServer(vertx, SvcServer.start(vertx, config).await(), home);
+      return new TestServer(vertx, SvcServer.start(vertx, config, node).await(), home);
     } catch (Exception e) {
       vertx.close().await();
       throw new IllegalStateException("Test server did not start: " + e.getMessage(), e);

@@ -4,6 +4,8 @@ import dev.svc.core.home.PrivateFiles;
 import dev.svc.core.home.SvcHome;
 import dev.svc.server.ServerConfig;
 import dev.svc.server.SvcServer;
+import dev.svc.server.cluster.ClusterNode;
+import dev.svc.server.cluster.ClusterSettings;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -73,6 +75,18 @@ public final class WebCommand implements Callable<Integer> {
   @Option(names = "--db-url", description = "JDBC URL of the database (default: SQLite at <home>/svc.db).")
   String dbUrl;
 
+  @Option(names = "--cluster", description = "Join a cluster of svc web nodes that share one PostgreSQL --db-url"
+      + " (Hazelcast; see --cluster-config).")
+  Boolean cluster;
+
+  @Option(names = "--cluster-config", paramLabel = "<path>", description = "Hazelcast configuration of the cluster"
+      + " (default: conf/cluster.xml of the installation: TCP-IP members on 127.0.0.1).")
+  Path clusterConfig;
+
+  @Option(names = "--cluster-host", paramLabel = "<address>", description = "The address this node's event bus binds"
+      + " and gives the other nodes (default: 127.0.0.1).")
+  String clusterHost;
+
   @Option(names = "--san", description = "Extra subject alternative name for the server certificate (repeatable).")
   List<String> sans;
 
@@ -132,6 +146,9 @@ public final class WebCommand implements Callable<Integer> {
     putIfGiven(flags, "tls_key", tlsKey);
     putIfGiven(flags, "tls_ca", tlsCa);
     putIfGiven(flags, "auth_token_file", authTokenFile);
+    putIfGiven(flags, "cluster", cluster);
+    putIfGiven(flags, "cluster_config", clusterConfig);
+    putIfGiven(flags, "cluster_host", clusterHost);
     if (sans != null && !sans.isEmpty()) {
       flags.put("san", new JsonArray(new ArrayList<>(sans)));
     }
@@ -142,6 +159,15 @@ public final class WebCommand implements Callable<Integer> {
     if (value != null) {
       flags.put(key, value instanceof Path path ? path.toString() : value);
     }
+  }
+
+  /** --cluster-config, else conf/cluster.xml of the installation when it exists (else Vert.x's defaults on 127.0.0.1). */
+  private static ClusterSettings clusterSettings(WebSettings settings, String appHome) {
+    Path file = settings.path("cluster_config");
+    if (file == null && appHome != null && Files.isRegularFile(Path.of(appHome, "conf", "cluster.xml"))) {
+      file = Path.of(appHome, "conf", "cluster.xml");
+    }
+    return ClusterSettings.of(file, settings.text("cluster_host"));
   }
 
   /** --config, else conf/server.yaml of the installation (null when there is none). */
@@ -182,10 +208,29 @@ public final class WebCommand implements Callable<Integer> {
         settings.flag("debug"), settings.flag("legacy"), settings.flag("insecure"), settings.path("tls_cert"),
         settings.path("tls_key"), settings.path("tls_ca"), token,
         homeDir != null ? new SvcHome(homeDir) : SvcHome.defaultHome(), settings.text("db_url"), settings.list("san"),
-        appHome == null ? null : Path.of(appHome), System.getenv(), dev.svc.server.Timings.defaults());
+        appHome == null ? null : Path.of(appHome), System.getenv(), dev.svc.server.Timings.defaults(),
+        settings.flag("cluster") ? clusterSettings(settings, appHome) : null);
+    try {
+      config.checkCluster();
+      if (config.cluster() != null && config.legacy()) {
+        throw new IllegalArgumentException("--cluster and --legacy do not go together: the legacy dashboard has no"
+            + " database to share");
+      }
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("svc web: " + e.getMessage());
+      spec.commandLine().getErr().flush();
+      vertx.close();
+      return 2;
+    }
+    ClusterNode node = null;
     SvcServer.Running running;
     try {
-      running = SvcServer.start(vertx, config).await();
+      if (config.cluster() != null) {
+        vertx.close();
+        node = ClusterNode.join(config.cluster()).await();
+        vertx = node.vertx();
+      }
+      running = SvcServer.start(vertx, config, node).await();
     } catch (Exception e) {
       System.err.println("svc web could not start: " + e.getMessage());
       vertx.close();
@@ -207,6 +252,11 @@ public final class WebCommand implements Callable<Integer> {
       if (token == null || token.isBlank()) {
         System.out.println("No --auth-token set: the API is open to anyone who can reach it.");
       }
+    }
+    if (node != null) {
+      System.out.println("Cluster node " + node.id() + " (" + (config.cluster().hazelcastConfig() == null
+          ? "Hazelcast on 127.0.0.1" : config.cluster().hazelcastConfig()) + "); the singletons run "
+          + (running.singletons().runningHere() ? "here" : "on node " + running.singletons().holder()));
     }
     System.out.println("svc " + dev.svc.core.SvcVersion.version() + " serving on " + scheme + "://"
         + ("0.0.0.0".equals(bind) ? "localhost" : bind) + ":" + running.port());

@@ -43,7 +43,10 @@ final class WebSettings {
       new Key("tls_key", "SVC_TLS_KEY", Kind.TEXT),
       new Key("tls_ca", "SVC_TLS_CA", Kind.TEXT),
       new Key("auth_token_file", "SVC_AUTH_TOKEN_FILE", Kind.TEXT),
-      new Key("san", "SVC_SAN", Kind.LIST));
+      new Key("san", "SVC_SAN", Kind.LIST),
+      new Key("cluster", "SVC_CLUSTER", Kind.FLAG),
+      new Key("cluster_config", "SVC_CLUSTER_CONFIG", Kind.TEXT),
+      new Key("cluster_host", "SVC_CLUSTER_HOST", Kind.TEXT));
 
   static final int DEFAULT_PORT = 8080;
   static final String DEFAULT_HOST = "0.0.0.0";

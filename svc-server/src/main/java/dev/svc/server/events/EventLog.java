@@ -11,6 +11,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
@@ -28,10 +29,19 @@ import java.util.function.Consumer;
  * that removes none (settings, issued certificates, acknowledged commands, agents' liveness) keeps
  * a transaction of its own, so as not to queue behind the log.
  *
+ * <p>In a cluster, the nodes share the log. Each write with events takes a PostgreSQL advisory lock
+ * (held until it commits) before it inserts them, so ids are committed in their order across the
+ * cluster, and a reader never finds id n+1 without id n. Each node announces its commits on the
+ * clustered event bus; every node then reads the events after the last it handed over from the
+ * database and hands them to its listeners, so every node's subscribers see every node's events in
+ * one order, the database's.
+ *
  * <p>A {@link Write} must use only the connection it is given (the SQLite pool has one connection,
  * held by the transaction) and must not call {@link #write} itself (it would wait behind itself).
  */
 public final class EventLog {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EventLog.class);
 
   /** What a write did: its value for the caller, and the events it causes (none when nothing changed). */
   public record Written<T>(T value, List<Event> events) {
@@ -57,28 +67,64 @@ public final class EventLog {
   private record Listener(Context context, Consumer<List<LoggedEvent>> handler) {
   }
 
+  /** The advisory lock that orders event ids across a cluster's nodes ("svc" in ASCII). */
+  static final long ORDER_LOCK = 0x737663L;
+  /** Internal to the server's nodes: the id of the last event a node committed. */
+  static final String COMMITTED = "svc.internal.events.committed";
+  private static final int TAIL_BATCH = 500;
+  private static final long TAIL_RETRY_MS = 1_000;
+
   private final Vertx vertx;
   private final Pool pool;
   private final EventStore store;
   private final Context context;
+  private final boolean clustered;
   private final Queue<Runnable> queue = new ArrayDeque<>();
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private boolean busy;
+  /** Clustered: the last id handed to the listeners, whether tailing runs, and whether it must look again. */
+  private long handedUpTo;
+  private boolean tailing;
+  private boolean tailAgain;
 
   /**
    * {@code context}: the log's own event-loop context (not a verticle's: its writes queue there), as
    * {@link dev.svc.core.EventLoops#contexts} makes one.
    */
   public EventLog(Vertx vertx, Pool pool, EventStore store, Context context) {
+    this(vertx, pool, store, context, false);
+  }
+
+  private EventLog(Vertx vertx, Pool pool, EventStore store, Context context, boolean clustered) {
     this.vertx = vertx;
     this.pool = pool;
     this.store = store;
     this.context = context;
+    this.clustered = clustered;
+  }
+
+  /**
+   * The log of a node of a cluster (PostgreSQL): its listeners get every node's events, read back
+   * from the database in id order. Completes once it follows the other nodes' commits.
+   */
+  public static Future<EventLog> clustered(Vertx vertx, Pool pool, EventStore store, Context context) {
+    EventLog log = new EventLog(vertx, pool, store, context, true);
+    Promise<EventLog> ready = Promise.promise();
+    context.runOnContext(v -> store.lastId().compose(last -> {
+      log.handedUpTo = last;
+      return vertx.eventBus().<Long>consumer(COMMITTED, m -> {
+        if (m.body() != null && m.body() > log.handedUpTo) {
+          log.tail();
+        }
+      }).completion();
+    }).map(log).onComplete(ready));
+    return ready.future();
   }
 
   /**
    * Hands the events of every write committed from now on to {@code handler}, on {@code context}, one
-   * call per write with its events in id order (the calls in commit order): the server's own
+   * call per write with its events in id order (the calls in commit order; in a cluster, one call per
+   * batch read back, every node's events in id order): the server's own
    * subscribers (SSE) take them this way, one listener per event loop, rather than one bus consumer
    * each, which the bus would give a copy of every event. The events are shared by every listener and
    * must not be changed. An event the listener does not get was committed before this call returned,
@@ -139,7 +185,42 @@ public final class EventLog {
     }
     return committed.onSuccess(done -> {
       done.stored().forEach(this::publish);
-      handOver(done.stored());
+      if (!clustered) {
+        handOver(done.stored());
+      } else if (!done.stored().isEmpty()) {
+        vertx.eventBus().publish(COMMITTED, done.stored().get(done.stored().size() - 1).id());
+        tail();
+      }
+    });
+  }
+
+  /**
+   * Clustered: hands the listeners the events committed after the last handed over, read from the
+   * database in id order; one read at a time, again while commits were announced during it.
+   */
+  private void tail() {
+    if (tailing) {
+      tailAgain = true;
+      return;
+    }
+    tailing = true;
+    tailAgain = false;
+    store.after(handedUpTo, TAIL_BATCH).onComplete(ar -> {
+      tailing = false;
+      if (ar.failed()) {
+        // read again shortly; nothing is skipped, since the next read starts after the last handed over
+        LOG.warn("Events after {} not read for this node's subscribers: {}", handedUpTo, ar.cause().toString());
+        vertx.setTimer(TAIL_RETRY_MS, t -> context.runOnContext(v -> tail()));
+        return;
+      }
+      List<LoggedEvent> events = ar.result();
+      if (!events.isEmpty()) {
+        handedUpTo = events.get(events.size() - 1).id();
+        handOver(events);
+      }
+      if (tailAgain || events.size() == TAIL_BATCH) {
+        tail();
+      }
     });
   }
 
@@ -155,7 +236,9 @@ public final class EventLog {
   }
 
   private <T> Future<Done<T>> storeEvents(SqlConnection conn, Written<T> written) {
-    return store.insert(conn, written.events()).map(stored -> new Done<>(written.value(), stored));
+    Future<Void> ordered = !clustered || written.events().isEmpty() ? Future.succeededFuture()
+        : conn.preparedQuery("SELECT pg_advisory_xact_lock(?)").execute(Tuple.of(ORDER_LOCK)).mapEmpty();
+    return ordered.compose(v -> store.insert(conn, written.events())).map(stored -> new Done<>(written.value(), stored));
   }
 
   private void publish(LoggedEvent event) {

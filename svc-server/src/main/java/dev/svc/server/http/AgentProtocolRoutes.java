@@ -21,6 +21,7 @@ import dev.svc.server.store.NewAgent;
 import dev.svc.server.store.Sql;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -33,6 +34,10 @@ import io.vertx.ext.web.handler.BodyHandler;
  * registration and heartbeat a certificate naming the agent; the token is prechecked before the body.
  */
 public final class AgentProtocolRoutes implements ApiArea {
+
+  /** A heartbeat is answered by the node that took it: that node keeps the agent's liveness in memory. */
+  private static final DeliveryOptions THIS_NODE =
+      new DeliveryOptions().setLocalOnly(true);
 
   private final Vertx vertx;
   private final AgentStore agents;
@@ -174,7 +179,8 @@ public final class AgentProtocolRoutes implements ApiArea {
       ClientCertificates.requireFor(ctx, ca, agents::certificateRevoked, guard, agent.name());
     }
     String id = agent.id();
-    return vertx.eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT, new HeartbeatRequest(id, beat).toJson())
+    return vertx.eventBus().<JsonObject>request(EventAddresses.AGENT_HEARTBEAT, new HeartbeatRequest(id, beat).toJson(),
+            THIS_NODE)
         .map(reply -> {
           Replies.ok(ctx, new JsonObject().put("ack", true).put("agent_id", id).mergeIn(reply.body()));
           return null;

@@ -1,8 +1,11 @@
 package dev.svc.server.http;
 
 import dev.svc.core.SvcVersion;
+import dev.svc.server.cluster.ClusterNode;
+import dev.svc.server.cluster.Singletons;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -19,16 +22,21 @@ public final class SystemRoutes implements ApiArea {
   private final Guard guard;
   private final int schemaVersion;
   private final Buffer openapi;
+  private final ClusterNode cluster;
+  private final Singletons singletons;
 
-  public SystemRoutes(Guard guard, int schemaVersion) {
+  /** {@code cluster}: this node's membership, null for a single node; {@code singletons}: who runs them. */
+  public SystemRoutes(Guard guard, int schemaVersion, ClusterNode cluster, Singletons singletons) {
     this.guard = guard;
     this.schemaVersion = schemaVersion;
     this.openapi = loadOpenApi();
+    this.cluster = cluster;
+    this.singletons = singletons;
   }
 
   @Override
   public void mount(Router router, BodyHandler body, BodyHandler largeBody) {
-    router.get("/api/v1/health").handler(ctx -> Replies.ok(ctx, new JsonObject().put("status", "ok")));
+    router.get("/api/v1/health").handler(Handlers.async(this::health));
     router.get("/api/v1/version").handler(ctx -> Replies.ok(ctx, new JsonObject().put("api_version", SvcVersion.API_VERSION)
         .put("name", SvcVersion.NAME).put("version", SvcVersion.version()).put("schema_version", schemaVersion)));
     router.get("/api/v1/openapi.json").handler(ctx -> ctx.response()
@@ -37,6 +45,25 @@ public final class SystemRoutes implements ApiArea {
     router.get("/api/v1/session").handler(this::session);
     router.post("/api/v1/session").handler(body).handler(Handlers.async(this::login));
     router.delete("/api/v1/session").handler(this::logout);
+  }
+
+  /**
+   * {@code {"status":"ok"}}; a node of a cluster adds {@code cluster}: this node's id, the members
+   * with the addresses they serve on, and the node that runs the singletons.
+   */
+  private Future<Void> health(RoutingContext ctx) {
+    JsonObject health = new JsonObject().put("status", "ok");
+    if (cluster == null) {
+      Replies.ok(ctx, health);
+      return Future.succeededFuture();
+    }
+    return cluster.members().map(members -> {
+      JsonArray listed = new JsonArray();
+      members.forEach(m -> listed.add(m.toJson()));
+      Replies.ok(ctx, health.put("cluster", new JsonObject().put("node", cluster.id()).put("members", listed)
+          .put("singletons", singletons.holder())));
+      return null;
+    });
   }
 
   /** The server's counters in Prometheus' text format (a scraper sends the global token as its bearer token). */

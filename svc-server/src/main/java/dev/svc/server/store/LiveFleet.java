@@ -35,12 +35,33 @@ public final class LiveFleet {
   public record Beat(JsonObject metrics, Instant at) {
   }
 
+  /** What the other nodes of a cluster must read again after a change here committed. */
+  public enum Change {
+    /** The agent's row: registration, rename, token, status, deletion. */
+    AGENT,
+    /** The agent's revoked client certificates. */
+    REVOKED,
+    /** The agent's settings. */
+    SETTINGS,
+    /** The agent may have a queued test. */
+    WORK,
+    /** The agent may have a command to deliver. */
+    COMMANDS
+  }
+
+  /** Told of every change made through this fleet (a cluster's nodes pass them on to each other). */
+  @FunctionalInterface
+  public interface Peers {
+    void changed(Change change, String agentId, String name);
+  }
+
   private static final String AGENTS = "SELECT id, name, token_hash, is_test_agent, deleted_at, status, current_task,"
       + " gpu_utilization_pct, gpu_memory_used_gb, storage_gb_free, uptime_s, last_heartbeat_at FROM agents";
   private static final String ONE_AGENT = AGENTS + " WHERE id = ?";
   private static final String REVOKED = "SELECT fingerprint FROM agent_certificates WHERE revoked_at IS NOT NULL";
   private static final String REVOKED_OF_AGENT = REVOKED + " AND (agent_id = ? OR agent_name = ?)";
   private static final String SETTINGS = "SELECT agent_id, key, value FROM agent_settings";
+  private static final String SETTINGS_OF_AGENT = SETTINGS + " WHERE agent_id = ?";
   /** Agents with a test to hand out, or one handed out whose run_test may not have arrived. */
   private static final String AGENTS_WITH_QUEUED =
       "SELECT DISTINCT agent_id FROM quick_tests WHERE status IN ('queued', 'dispatched')";
@@ -55,9 +76,37 @@ public final class LiveFleet {
   private final Map<String, Beat> beats = new ConcurrentHashMap<>();
   private final Set<String> unwritten = ConcurrentHashMap.newKeySet();
   private final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
-  private final Marks work = new Marks();
-  private final Marks commands = new Marks();
+  private volatile Peers peers = (change, id, name) -> { };
+  private final Marks work = new Marks(id -> peers.changed(Change.WORK, id, null));
+  private final Marks commands = new Marks(id -> peers.changed(Change.COMMANDS, id, null));
   private final Instant startedAt = Instant.now();
+
+  /** Tells {@code peers} of every change made from now on (not of those applied through {@link #apply}). */
+  public void tellPeers(Peers peers) {
+    this.peers = peers;
+  }
+
+  /** Applies a change another node made: reads what it touched again, without telling anyone. */
+  public Future<Void> apply(Pool pool, Change change, String agentId, String name) {
+    return switch (change) {
+      case AGENT -> reread(pool, agentId);
+      case REVOKED -> rereadRevoked(pool, agentId, name);
+      case SETTINGS -> Sql.rows(pool, SETTINGS_OF_AGENT, Tuple.of(agentId), StoredSetting.class).map(rows -> {
+        Map<String, String> stored = new HashMap<>();
+        rows.forEach(r -> stored.put(r.key(), r.value()));
+        settings.put(agentId, AgentSettings.effective(stored));
+        return null;
+      });
+      case WORK -> {
+        work.markHere(agentId);
+        yield Future.succeededFuture();
+      }
+      case COMMANDS -> {
+        commands.markHere(agentId);
+        yield Future.succeededFuture();
+      }
+    };
+  }
 
   /**
    * Loads every agent (deleted ones for their token hashes, which stay revoked), the revoked
@@ -76,16 +125,20 @@ public final class LiveFleet {
       stored.forEach((id, values) -> settings.put(id, AgentSettings.effective(values)));
       return Sql.strings(pool, AGENTS_WITH_QUEUED, Tuple.tuple());
     }).compose(ids -> {
-      ids.forEach(work::mark);
+      ids.forEach(work::markHere);
       return Sql.strings(pool, AGENTS_WITH_COMMANDS, Tuple.tuple());
     }).map(ids -> {
-      ids.forEach(commands::mark);
+      ids.forEach(commands::markHere);
       return null;
     });
   }
 
   /** Reads one agent's row again after a write to it committed (registration, rename, token, status, deletion). */
   public Future<Void> refresh(Pool pool, String id) {
+    return reread(pool, id).onSuccess(v -> peers.changed(Change.AGENT, id, null));
+  }
+
+  private Future<Void> reread(Pool pool, String id) {
     return Sql.row(pool, ONE_AGENT, Tuple.of(id), StoredAgent.class).map(row -> {
       row.ifPresent(this::put);
       return null;
@@ -94,6 +147,10 @@ public final class LiveFleet {
 
   /** Reads an agent's revoked certificates after its deletion or a token rotation committed. */
   public Future<Void> refreshRevoked(Pool pool, String id, String name) {
+    return rereadRevoked(pool, id, name).onSuccess(v -> peers.changed(Change.REVOKED, id, name));
+  }
+
+  private Future<Void> rereadRevoked(Pool pool, String id, String name) {
     return Sql.strings(pool, REVOKED_OF_AGENT, Tuple.of(id, name)).map(fingerprints -> {
       revokedCertificates.addAll(fingerprints);
       return null;
@@ -174,8 +231,12 @@ public final class LiveFleet {
   /** A heartbeat already written to the database (with its status when that changed). */
   public void written(String id, JsonObject metrics, Instant at) {
     keepLatest(id, new Beat(metrics, at));
-    byId.computeIfPresent(id, (k, a) -> new Agent(a.id(), a.name(), a.tokenHash(), a.testAgent(), a.deleted(),
-        metrics.getString("status", a.status())));
+    Agent before = byId.get(id);
+    Agent after = byId.computeIfPresent(id, (k, a) -> new Agent(a.id(), a.name(), a.tokenHash(), a.testAgent(),
+        a.deleted(), metrics.getString("status", a.status())));
+    if (before != null && after != null && !java.util.Objects.equals(before.status(), after.status())) {
+      peers.changed(Change.AGENT, id, null);
+    }
   }
 
   /** A heartbeat kept for the next batch: it changed nothing anyone is told about. */
@@ -244,6 +305,7 @@ public final class LiveFleet {
 
   void settingsStored(String id, Map<String, String> effective) {
     settings.put(id, Map.copyOf(effective));
+    peers.changed(Change.SETTINGS, id, null);
   }
 
   // --- queued work and commands ---
@@ -265,12 +327,22 @@ public final class LiveFleet {
    */
   public static final class Marks {
     private final Map<String, Mark> marks = new ConcurrentHashMap<>();
+    private final java.util.function.Consumer<String> marked;
 
-    /** Tells the agent's next heartbeats to look (after the write that calls for it committed). */
+    Marks(java.util.function.Consumer<String> marked) {
+      this.marked = marked;
+    }
+
+    /** Tells the agent's next heartbeats to look (after the write that calls for it committed), on every node. */
     public void mark(String id) {
       if (id != null) {
-        marks.computeIfAbsent(id, k -> new Mark()).count.incrementAndGet();
+        markHere(id);
+        marked.accept(id);
       }
+    }
+
+    void markHere(String id) {
+      marks.computeIfAbsent(id, k -> new Mark()).count.incrementAndGet();
     }
 
     /** Read before looking; pass it to {@link #clear} when the lookup found nothing. */
