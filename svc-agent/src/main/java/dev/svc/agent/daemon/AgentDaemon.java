@@ -62,7 +62,7 @@ public final class AgentDaemon {
       UplinkVerticle.ServerConnectionFactory connections) {
     LOG.info("Hardware: {}, {} GPU(s) {}, {} GB RAM, {}", registration.cpuInfo(), registration.gpuCount(),
         registration.gpuInfo(), registration.ramGb(), registration.environmentType());
-    logServer = new LogServerVerticle(home, config);
+    logServer = new LogServerVerticle(home, config, servers);
     return deploy(new UplinkVerticle(home.spool(), identity, connections))
         .compose(v -> deploy(new ControlVerticle(home, config, identity, registration, connections)))
         .compose(v -> deploy(logServer))
