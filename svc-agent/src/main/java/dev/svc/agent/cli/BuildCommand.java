@@ -61,7 +61,7 @@ public final class BuildCommand implements Callable<Integer> {
       Set<String> imageTags = ImageBuild.tags(agentHome.settingsCache(), tags);
       work = Files.createTempDirectory("svc-build-context-");
       ServerConnection serverConnection = ServerConnection.open(vertx, connection, false);
-      System.out.println("Downloading the build context from " + connection.serverUri() + "...");
+      System.out.println("Downloading the build context from " + serverConnection.current() + "...");
       VerifiedDownload.Verified context;
       try {
         context = VerifiedDownload.fetch(vertx, serverConnection, "/api/v1/agent/build-context", "build context",

@@ -25,7 +25,8 @@ public final class InitCommand implements Callable<Integer> {
 
   static final String TOKEN_VARIABLE = "SVC_AGENT_TOKEN";
 
-  @Option(names = "--server", required = true, description = "Server URL, e.g. https://svc.lab:8080.")
+  @Option(names = "--server", required = true, paramLabel = "URL[,URL...]", description = "Server URL, e.g."
+      + " https://svc.lab:8080; for a clustered server its nodes' URLs separated by commas (or one load-balancer URL).")
   String server;
 
   @Option(names = "--token", paramLabel = "TOKEN", description = "The agent's token. It shows in `ps` and shell history:"

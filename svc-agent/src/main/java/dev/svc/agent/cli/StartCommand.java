@@ -309,7 +309,8 @@ public final class StartCommand implements Callable<Integer> {
       return 1;
     }
     System.out.println("svc-agent " + SvcVersion.version() + " starting: pid " + self + ", home " + home.root()
-        + ", config " + homeOptions.configFile() + ", server " + config.server() + ", port " + config.port());
+        + ", config " + homeOptions.configFile() + ", server " + String.join(", ", config.servers()) + ", port "
+        + config.port());
     // Listeners go on the daemon's futures while its Vert.x runs: one added after Vert.x has closed
     // is dispatched to a dead event loop and never called.
     AtomicReference<CompletableFuture<AgentDaemon>> starting = new AtomicReference<>();

@@ -35,7 +35,7 @@ public final class StatusCommand implements Callable<Integer> {
     }
     Map<String, String> rows = new LinkedHashMap<>();
     rows.put("Config", homeOptions.configFile().toString());
-    rows.put("Server", config.server());
+    rows.put("Server", servers(config, null));
     rows.put("Name", config.name());
     rows.put("Port", Integer.toString(config.port()));
     rows.put("Bind", config.bind());
@@ -70,6 +70,7 @@ public final class StatusCommand implements Callable<Integer> {
       problem = e.getMessage();
     }
     if (status != null) {
+      rows.put("Server", servers(config, status.server()));
       rows.put("Agent", "running" + (status.name() == null ? "" : " as " + status.name()));
       rows.put("Benchmark", status.benchmarkActive() ? "active" : "idle");
       rows.put("Current test", status.currentTest().isEmpty() ? "(none)" : status.currentTest());
@@ -87,6 +88,17 @@ public final class StatusCommand implements Callable<Integer> {
     print(rows);
     System.err.println("svc-agent status: " + (problem == null ? "no answer" : problem));
     return 1;
+  }
+
+  /**
+   * The configured servers, the one the running agent talks to now marked when there are several
+   * ({@code current} null: the agent did not say, or does not run).
+   */
+  static String servers(AgentConfig config, String current) {
+    if (config.servers().size() == 1) {
+      return config.servers().get(0);
+    }
+    return String.join(", ", config.servers().stream().map(s -> s.equals(current) ? s + " (current)" : s).toList());
   }
 
   /** The token's first 8 characters: enough to tell tokens apart, not enough to use one. */

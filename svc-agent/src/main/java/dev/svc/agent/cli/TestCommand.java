@@ -110,7 +110,7 @@ public final class TestCommand implements Callable<Integer> {
         System.out.print(table(items));
         return 0;
       } catch (RuntimeException e) {
-        System.err.println("svc-agent test list: could not reach " + config.server() + ": " + e.getMessage());
+        System.err.println("svc-agent test list: could not reach " + config.servers().get(0) + ": " + e.getMessage());
         return 1;
       } finally {
         vertx.close();
@@ -231,7 +231,7 @@ public final class TestCommand implements Callable<Integer> {
             + LocalAgent.errorText(response.bodyAsString()));
         return 1;
       } catch (RuntimeException e) {
-        System.err.println("svc-agent test stop: could not reach " + config.server() + ": " + e.getMessage());
+        System.err.println("svc-agent test stop: could not reach " + config.servers().get(0) + ": " + e.getMessage());
         return 1;
       } finally {
         vertx.close();

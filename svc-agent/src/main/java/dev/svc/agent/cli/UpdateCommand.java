@@ -60,7 +60,7 @@ public final class UpdateCommand implements Callable<Integer> {
       // next to the install, so a full disk shows before anything is unpacked
       download = Files.createTempFile(install.installDir(), ".download-", ".tar.gz");
       ServerConnection serverConnection = ServerConnection.open(vertx, connection, false);
-      System.out.println("Downloading the agent package from " + connection.serverUri() + "...");
+      System.out.println("Downloading the agent package from " + serverConnection.current() + "...");
       VerifiedDownload.Verified verified;
       try {
         verified = VerifiedDownload.fetch(vertx, serverConnection, "/api/v1/agent/package", "agent package", download);

@@ -12,9 +12,14 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -26,8 +31,12 @@ import org.yaml.snakeyaml.Yaml;
  * (loopback unless the operator opens it), {@code ca_fingerprint}, the server CA pinned at init,
  * and two tool paths whose real tools are the default ({@code nvidia_smi}, {@code mount}):
  * hosts without a GPU or an NFS client, and tests, point them elsewhere.
+ *
+ * <p>{@code server} names the nodes of one server (a cluster sharing one database and one CA), in
+ * the order the agent tries them: one URL is written as a plain string, as agents before clusters
+ * wrote and read it; several as a YAML list. A comma-separated string is read as a list too.
  */
-public record AgentConfig(String server, String token, String name, int port, String bind, String modelStorageDir,
+public record AgentConfig(List<String> servers, String token, String name, int port, String bind, String modelStorageDir,
     String shareSource, String shareMount, String caFingerprint, Tls tls, String nvidiaSmi, String mount) {
 
   public static final int DEFAULT_PORT = 8090;
@@ -41,7 +50,18 @@ public record AgentConfig(String server, String token, String name, int port, St
   public record Tls(String cert, String key, String ca) {
   }
 
+  /** The same with {@code server} as {@code --server} takes it: one URL, or several separated by commas. */
+  public AgentConfig(String server, String token, String name, int port, String bind, String modelStorageDir,
+      String shareSource, String shareMount, String caFingerprint, Tls tls, String nvidiaSmi, String mount) {
+    this(splitServers(server), token, name, port, bind, modelStorageDir, shareSource, shareMount, caFingerprint, tls,
+        nvidiaSmi, mount);
+  }
+
   public AgentConfig {
+    servers = servers == null ? List.of() : servers.stream().map(AgentConfig::withoutTrailingSlash).toList();
+    if (servers.isEmpty()) {
+      throw new IllegalArgumentException("'server' must name at least one http:// or https:// URL");
+    }
     token = token == null ? "" : token;
     bind = blankToNull(bind) == null ? DEFAULT_BIND : bind.strip();
     if (!isBindAddress(bind)) {
@@ -77,13 +97,62 @@ public record AgentConfig(String server, String token, String name, int port, St
     return address != null && Arrays.equals(address, new byte[address.length]);
   }
 
-  /** The server's base URL without a trailing slash. */
-  public URI serverUri() {
-    return URI.create(server.endsWith("/") ? server.substring(0, server.length() - 1) : server);
+  /** The servers as {@code --server} takes them: one URL, or several separated by commas. */
+  public String server() {
+    return String.join(",", servers);
   }
 
+  /** The servers' base URLs without a trailing slash, in the order the agent tries them. */
+  public List<URI> serverUris() {
+    return servers.stream().map(URI::create).toList();
+  }
+
+  /** Whether the agent speaks HTTPS to its servers (all of them: a cluster has one scheme). */
   public boolean https() {
-    return "https".equalsIgnoreCase(serverUri().getScheme());
+    return servers.get(0).regionMatches(true, 0, "https://", 0, "https://".length());
+  }
+
+  /** The URLs of a comma-separated list, trimmed; blank entries (a trailing comma) are left out. */
+  public static List<String> splitServers(String servers) {
+    List<String> out = new ArrayList<>();
+    if (servers != null) {
+      for (String part : servers.split(",")) {
+        if (!part.isBlank()) {
+          out.add(part.strip());
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Why {@code servers} cannot be an agent's servers, in one sentence, or null when they can: each
+   * an http:// or https:// URL, none twice, all of one scheme.
+   */
+  public static String serversProblem(List<String> servers) {
+    if (servers.isEmpty()) {
+      return "'server' must name at least one http:// or https:// URL";
+    }
+    Set<String> seen = new HashSet<>();
+    for (String server : servers) {
+      String lower = withoutTrailingSlash(server).toLowerCase(Locale.ROOT);
+      if (!(lower.startsWith("https://") || lower.startsWith("http://"))) {
+        return "'server' must be an http:// or https:// URL, not '" + server + "'";
+      }
+      if (!seen.add(lower)) {
+        return "'server' names " + withoutTrailingSlash(server) + " twice";
+      }
+    }
+    long https = seen.stream().filter(s -> s.startsWith("https://")).count();
+    if (https != 0 && https != seen.size()) {
+      return "'server' mixes http:// and https:// URLs: the nodes of one server share one scheme and one CA";
+    }
+    return null;
+  }
+
+  private static String withoutTrailingSlash(String server) {
+    String s = server.strip();
+    return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
   }
 
   public Path modelStoragePath() {
@@ -104,7 +173,7 @@ public record AgentConfig(String server, String token, String name, int port, St
   }
 
   public AgentConfig withName(String newName) {
-    return new AgentConfig(server, token, newName, port, bind, modelStorageDir, shareSource, shareMount, caFingerprint, tls,
+    return new AgentConfig(servers, token, newName, port, bind, modelStorageDir, shareSource, shareMount, caFingerprint, tls,
         nvidiaSmi, mount);
   }
 
@@ -124,9 +193,10 @@ public record AgentConfig(String server, String token, String name, int port, St
     if (!(parsed instanceof Map<?, ?> map)) {
       throw new IllegalArgumentException(file + " must be a YAML mapping");
     }
-    String server = string(map, "server", file);
-    if (server == null || !(server.startsWith("https://") || server.startsWith("http://"))) {
-      throw new IllegalArgumentException(file + ": 'server' must be an http:// or https:// URL");
+    List<String> servers = servers(map.get("server"), file);
+    String serversProblem = serversProblem(servers);
+    if (serversProblem != null) {
+      throw new IllegalArgumentException(file + ": " + serversProblem);
     }
     String name = string(map, "name", file);
     if (name == null || name.isBlank()) {
@@ -147,7 +217,7 @@ public record AgentConfig(String server, String token, String name, int port, St
     } else if (map.get("tls") != null) {
       throw new IllegalArgumentException(file + ": 'tls' must be a mapping with cert, key and ca");
     }
-    return new AgentConfig(server, string(map, "token", file), name, portNumber, bind, string(map, "model_storage_dir", file),
+    return new AgentConfig(servers, string(map, "token", file), name, portNumber, bind, string(map, "model_storage_dir", file),
         string(map, "model_share_source", file), string(map, "model_share_mount", file), string(map, "ca_fingerprint", file),
         tls, string(map, "nvidia_smi", file), string(map, "mount", file));
   }
@@ -155,7 +225,8 @@ public record AgentConfig(String server, String token, String name, int port, St
   /** Writes the file owner-only (it holds the token), atomically. */
   public void write(Path file) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("server", server);
+    // one URL stays a plain string, so that an agent from before clusters still reads the file
+    out.put("server", servers.size() == 1 ? servers.get(0) : new ArrayList<>(servers));
     out.put("token", token);
     out.put("name", name);
     out.put("port", port);
@@ -183,6 +254,24 @@ public record AgentConfig(String server, String token, String name, int port, St
     options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
     String text = "# svc-agent configuration, written by svc-agent init\n" + new Yaml(options).dump(out);
     PrivateFiles.write(file, text);
+  }
+
+  /** The {@code server} value: a string (one URL, or several separated by commas) or a list of strings. */
+  private static List<String> servers(Object value, Path file) {
+    if (value instanceof String text) {
+      return splitServers(text);
+    }
+    if (value instanceof List<?> list) {
+      List<String> out = new ArrayList<>();
+      for (Object item : list) {
+        if (!(item instanceof String text) || text.isBlank()) {
+          throw new IllegalArgumentException(file + ": 'server' must be a URL or a list of URLs");
+        }
+        out.add(text.strip());
+      }
+      return out;
+    }
+    throw new IllegalArgumentException(file + ": 'server' must be an http:// or https:// URL, or a list of them");
   }
 
   private static String string(Map<?, ?> map, String key, Path file) {

@@ -7,6 +7,7 @@ import dev.svc.agent.hardware.HardwareProbe;
 import dev.svc.agent.logs.LogServerVerticle;
 import dev.svc.agent.uplink.AgentIdentity;
 import dev.svc.agent.uplink.ServerConnection;
+import dev.svc.agent.uplink.Servers;
 import dev.svc.agent.uplink.UplinkVerticle;
 import dev.svc.core.protocol.Registration;
 import io.vertx.core.Future;
@@ -45,9 +46,11 @@ public final class AgentDaemon {
   public static Future<AgentDaemon> start(AgentHome home, AgentConfig config, boolean insecure) {
     Vertx vertx = Vertx.vertx();
     AgentDaemon daemon = new AgentDaemon(vertx, new AgentIdentity(config.name()));
-    UplinkVerticle.ServerConnectionFactory connections = v -> ServerConnection.open(v, config, insecure);
+    // one current node for all: heartbeats and the spool go where the other found an answer
+    Servers servers = new Servers(config.serverUris());
+    UplinkVerticle.ServerConnectionFactory connections = v -> ServerConnection.open(v, config, servers, insecure);
     Future<AgentDaemon> started = vertx.executeBlocking(() -> HardwareProbe.registration(home, config))
-        .compose(registration -> daemon.deployAll(home, config, registration, connections))
+        .compose(registration -> daemon.deployAll(home, config, registration, servers, connections))
         .map(v -> daemon);
     return started.recover(err -> {
       LOG.error("Agent did not start: {}", err.getMessage());
@@ -55,11 +58,11 @@ public final class AgentDaemon {
     });
   }
 
-  private Future<Void> deployAll(AgentHome home, AgentConfig config, Registration registration,
+  private Future<Void> deployAll(AgentHome home, AgentConfig config, Registration registration, Servers servers,
       UplinkVerticle.ServerConnectionFactory connections) {
     LOG.info("Hardware: {}, {} GPU(s) {}, {} GB RAM, {}", registration.cpuInfo(), registration.gpuCount(),
         registration.gpuInfo(), registration.ramGb(), registration.environmentType());
-    logServer = new LogServerVerticle(home, config);
+    logServer = new LogServerVerticle(home, config, servers);
     return deploy(new UplinkVerticle(home.spool(), identity, connections))
         .compose(v -> deploy(new ControlVerticle(home, config, identity, registration, connections)))
         .compose(v -> deploy(logServer))

@@ -25,6 +25,7 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.net.URI;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -40,6 +41,10 @@ import org.slf4j.LoggerFactory;
  * {@link AgentBus#ENGINE_COMMAND}. The interval is the {@code heartbeat_interval_s} setting, at
  * least {@link #BUSY_MIN_INTERVAL_S} while a benchmark runs. A heartbeat answered 404 (the agent
  * was deleted on the server) registers again by name and adopts the id the server gives.
+ *
+ * <p>Registration and heartbeats go to the current node of the server ({@link dev.svc.agent.uplink.Servers},
+ * shared with the uplink); one that gets no answer moves the agent to the next node and the retry
+ * goes there. The nodes share one database, so the agent's id holds on each of them.
  */
 public final class ControlVerticle extends VerticleBase {
 
@@ -131,7 +136,7 @@ public final class ControlVerticle extends VerticleBase {
       }
       long ceiling = Math.min(REGISTER_BACKOFF_CAP_MS, REGISTER_BACKOFF_START_MS << Math.min(attempt, 20));
       long delay = ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1);
-      LOG.warn("Registration with {} failed ({}); retrying in {} ms", config.server(), ar.cause().getMessage(), delay);
+      LOG.warn("Registration failed ({}); retrying with {} in {} ms", ar.cause().getMessage(), server.current(), delay);
       timer = vertx.setTimer(delay, id -> registerUntilAnswered(attempt + 1, done));
     });
   }
@@ -141,8 +146,9 @@ public final class ControlVerticle extends VerticleBase {
    * server refuses for good, fails when it should be tried again (unreachable, 5xx, 408, 429).
    */
   private Future<String> register() {
-    return server.request(HttpMethod.POST, "/api/v1/agents/register").timeout(30_000)
-        .sendJsonObject(registration.toJson()).compose(response -> {
+    URI target = server.current();
+    return server.sendJson(HttpMethod.POST, "/api/v1/agents/register", 30_000, registration.toJson())
+        .compose(response -> {
           int code = response.statusCode();
           if (code == 201 || code == 200) {
             Registration.Answer answer = Registration.Answer.parse(response.bodyAsJsonObject());
@@ -154,7 +160,7 @@ public final class ControlVerticle extends VerticleBase {
                   String.valueOf(answer.heartbeatIntervalS())));
             }
             LOG.info(before == null || before.equals(id) ? "Registered with {} as {} ({})"
-                : "Registered again with {} as {} ({}), formerly " + before, config.server(), registration.name(), id);
+                : "Registered again with {} as {} ({}), formerly " + before, target, registration.name(), id);
             return Future.succeededFuture((String) null);
           }
           String refusal = "Server refused the registration: " + code + " " + error(response);
@@ -238,8 +244,8 @@ public final class ControlVerticle extends VerticleBase {
           state.testId() == null ? "" : state.testId(), gpu, memory,
           (double) StorageFigures.freeGb(StorageFigures.dir(config, current)),
           (double) ((System.nanoTime() - startedNanos) / 1_000_000_000L), acknowledgements.pending());
-    }).compose(beat -> server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat")
-        .timeout(HEARTBEAT_TIMEOUT_MS).sendJsonObject(beat.toJson()).compose(response -> {
+    }).compose(beat -> server.sendJson(HttpMethod.POST, "/api/v1/agents/" + agentId + "/heartbeat",
+        HEARTBEAT_TIMEOUT_MS, beat.toJson()).compose(response -> {
           if (response.statusCode() == 404) {
             LOG.warn("Server does not know agent {} ({}); registering again", agentId, error(response));
             return reRegister();

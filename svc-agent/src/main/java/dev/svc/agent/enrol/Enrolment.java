@@ -26,6 +26,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -34,7 +35,8 @@ import java.util.function.Function;
  * Enrolling a host (blocking): pin the server's CA by its fingerprint, then — over TLS that trusts
  * that CA alone — send a certificate signing request for a key made here, with the agent's token,
  * to {@code POST /api/v1/agents/certificate}, and write the certificates and {@code agent.yaml}.
- * The private key never leaves the host; the token is sent only once the CA is pinned.
+ * The private key never leaves the host; the token is sent only once the CA is pinned. A clustered
+ * server is named by its nodes, which share one CA.
  */
 public final class Enrolment {
 
@@ -79,9 +81,14 @@ public final class Enrolment {
     }
   }
 
+  /**
+   * Enrols with the server at {@code server}: one URL, or the nodes of a cluster separated by commas.
+   * The nodes share one CA: it is pinned from the first that answers, and every other that answers
+   * must present the same one; the certificate request goes to the node it was pinned from.
+   */
   public AgentConfig enrol(String server, String token, String name, int port, String bind, String modelDir,
       String shareSource, String shareMount, String pinnedFingerprint, boolean force) throws EnrolmentException {
-    URI uri = serverUri(server);
+    List<URI> uris = serverUris(server);
     if (bind != null && !AgentConfig.isBindAddress(bind)) {
       throw new EnrolmentException("--bind must be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name, not '" + bind
           + "'");
@@ -91,10 +98,12 @@ public final class Enrolment {
     }
     AgentConfig.Tls tls = null;
     String fingerprint = null;
-    if ("https".equals(uri.getScheme())) {
-      X509Certificate ca = pinCa(uri, pinnedFingerprint);
+    String servers = String.join(", ", uris.stream().map(URI::toString).toList());
+    if ("https".equals(uris.get(0).getScheme())) {
+      Pinned pinned = pinClusterCa(uris, pinnedFingerprint);
+      X509Certificate ca = pinned.ca();
       fingerprint = Fingerprint.sha256(ca);
-      Issued issued = requestCertificate(uri, ca, token, name);
+      Issued issued = requestCertificate(pinned.from(), ca, token, name);
       PrivateFiles.writeReadable(home.caCertificate(), Pem.encodeCertificate(ca));
       PrivateFiles.writeReadable(home.clientCertificate(), issued.answer().certificatePem());
       PrivateFiles.write(home.clientKey(), issued.privateKeyPem());
@@ -105,13 +114,35 @@ public final class Enrolment {
       out.println("Client certificate " + home.clientCertificate() + " (CN=" + name + ", valid until "
           + (issued.answer().notAfter() == null ? "(not given)" : issued.answer().notAfter()) + ")");
     } else {
-      out.println("Warning: " + server + " is plain HTTP: the token travels unencrypted and there is no mutual TLS"
-          + " (development only).");
+      out.println("Warning: " + servers + (uris.size() == 1 ? " is" : " are") + " plain HTTP: the token travels"
+          + " unencrypted and there is no mutual TLS (development only).");
     }
-    AgentConfig config = new AgentConfig(uri.toString(), token, name, port, bind, modelDir, shareSource, shareMount, fingerprint,
-        tls, null, null);
+    AgentConfig config = new AgentConfig(uris.stream().map(URI::toString).toList(), token, name, port, bind, modelDir,
+        shareSource, shareMount, fingerprint, tls, null, null);
     config.write(configFile);
     return config;
+  }
+
+  /** The URLs of {@code --server} (one, or several separated by commas): each checked, none twice, one scheme. */
+  static List<URI> serverUris(String servers) throws EnrolmentException {
+    List<URI> uris = new ArrayList<>();
+    for (String server : AgentConfig.splitServers(servers)) {
+      URI uri = serverUri(server);
+      for (URI seen : uris) {
+        if (seen.toString().equalsIgnoreCase(uri.toString())) {
+          throw new EnrolmentException("--server names " + uri + " twice: give each node of the server once");
+        }
+        if (!seen.getScheme().equals(uri.getScheme())) {
+          throw new EnrolmentException("--server mixes " + seen + " and " + uri + ": the nodes of one server share one"
+              + " scheme and one CA");
+        }
+      }
+      uris.add(uri);
+    }
+    if (uris.isEmpty()) {
+      throw new EnrolmentException("--server must be a URL like https://svc.lab:8080, not '" + servers + "'");
+    }
+    return uris;
   }
 
   static URI serverUri(String server) throws EnrolmentException {
@@ -131,18 +162,49 @@ public final class Enrolment {
     return URI.create(scheme + "://" + uri.getRawAuthority());
   }
 
+  /** The CA pinned, and the node it was pinned from. */
+  private record Pinned(X509Certificate ca, URI from) {
+  }
+
+  /**
+   * Pins the CA of the first node that answers, then checks that every other node that answers
+   * presents the same CA. One that does not answer now is only reported: the agent trusts nothing
+   * but the pinned CA, so it will talk to that node only if it presents the same one.
+   */
+  private Pinned pinClusterCa(List<URI> uris, String pinnedFingerprint) throws EnrolmentException {
+    Pinned pinned = null;
+    List<String> unreachable = new ArrayList<>();
+    for (URI uri : uris) {
+      List<X509Certificate> chain;
+      try {
+        chain = ServerChain.fetch(uri);
+      } catch (IOException e) {
+        unreachable.add(uri + ": " + e.getMessage());
+        continue;
+      }
+      X509Certificate ca = ServerChain.ca(chain);
+      if (ca == null) {
+        throw new EnrolmentException(uri + " presented no CA certificate with its own, so there is nothing to pin");
+      }
+      if (pinned == null) {
+        pinned = new Pinned(pinCa(ca, pinnedFingerprint), uri);
+      } else if (!Fingerprint.sha256(ca).equals(Fingerprint.sha256(pinned.ca()))) {
+        throw new EnrolmentException(uri + " presents another CA (fingerprint " + Fingerprint.sha256(ca) + ") than "
+            + pinned.from() + " (" + Fingerprint.sha256(pinned.ca()) + "): the nodes of one server share one CA;"
+            + " nothing was written");
+      }
+    }
+    if (pinned == null) {
+      throw new EnrolmentException("Cannot reach " + String.join("; ", unreachable));
+    }
+    for (String node : unreachable) {
+      out.println("Warning: cannot reach " + node + "; the agent will use that node only if it presents the same CA");
+    }
+    return pinned;
+  }
+
   /** The server's CA, once its fingerprint matched the pinned one or the user accepted it. */
-  private X509Certificate pinCa(URI uri, String pinned) throws EnrolmentException {
-    List<X509Certificate> chain;
-    try {
-      chain = ServerChain.fetch(uri);
-    } catch (IOException e) {
-      throw new EnrolmentException("Cannot reach " + uri + ": " + e.getMessage());
-    }
-    X509Certificate ca = ServerChain.ca(chain);
-    if (ca == null) {
-      throw new EnrolmentException(uri + " presented no CA certificate with its own, so there is nothing to pin");
-    }
+  private X509Certificate pinCa(X509Certificate ca, String pinned) throws EnrolmentException {
     String fingerprint = Fingerprint.sha256(ca);
     if (pinned != null) {
       if (!normalise(pinned).equals(normalise(fingerprint))) {

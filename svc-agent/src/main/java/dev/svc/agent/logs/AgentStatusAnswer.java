@@ -13,8 +13,10 @@ import io.vertx.core.json.JsonObject;
  * @param name the agent's configured name; null when it has none
  * @param currentTest the test the engine holds; empty when none
  * @param storage null when the answer has none (an older agent)
+ * @param server the server node the agent talks to now; null when the answer has none (an older agent)
  */
-public record AgentStatusAnswer(String name, boolean benchmarkActive, String currentTest, Storage storage) {
+public record AgentStatusAnswer(String name, boolean benchmarkActive, String currentTest, Storage storage,
+    String server) {
 
   public static final int MAX_TEST_ID = 128;
 
@@ -65,7 +67,8 @@ public record AgentStatusAnswer(String name, boolean benchmarkActive, String cur
         Fields.line("name", Fields.optString(body, "name", null), 255),
         Fields.optBoolean(body, "benchmark_active", false),
         Fields.line("current_test", Fields.optString(body, "current_test", ""), MAX_TEST_ID),
-        storage == null ? null : Storage.parse(storage));
+        storage == null ? null : Storage.parse(storage),
+        Fields.line("server", Fields.optString(body, "server", null), 2048));
   }
 
   public JsonObject toJson() {
@@ -74,6 +77,7 @@ public record AgentStatusAnswer(String name, boolean benchmarkActive, String cur
     if (storage != null) {
       json.put("storage", storage.toJson());
     }
+    Fields.putIfKnown(json, "server", server);
     return json;
   }
 }

@@ -9,6 +9,7 @@ import dev.svc.agent.engine.CommandJournal;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.storage.StorageFigures;
 import dev.svc.agent.config.AgentHome;
+import dev.svc.agent.uplink.Servers;
 import dev.svc.core.protocol.BadMessage;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.core.tls.ServerCertificate;
@@ -48,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * {@code svc-agent status} trust {@code certs/api/ca.pem}.
  * <ul>
  *   <li>{@code GET /api/status} (loopback callers, others with the agent token): name, whether a
- *       benchmark runs and which, model storage figures;</li>
+ *       benchmark runs and which, model storage figures, the server node it talks to now;</li>
  *   <li>{@code GET /api/logs/<command_id>} (agent token): SSE {@code event: log} with the buffered
  *       lines first, then live ones, ending when the command's test ends;</li>
  *   <li>{@code POST /api/tests/<test_id>/cancel} (agent token): stops the benchmark through the engine.</li>
@@ -64,6 +65,7 @@ public final class LogServerVerticle extends VerticleBase {
 
   private final AgentHome home;
   private final AgentConfig config;
+  private final Servers servers;
   private final CommandLogs logs = new CommandLogs(MAX_LINES, MAX_COMMANDS);
   /** test id → command id, so a test's end ends its command's stream. */
   private final Map<String, String> commandOfTest = new HashMap<>();
@@ -71,8 +73,14 @@ public final class LogServerVerticle extends VerticleBase {
   private HttpServer http;
 
   public LogServerVerticle(AgentHome home, AgentConfig config) {
+    this(home, config, new Servers(config.serverUris()));
+  }
+
+  /** @param servers the daemon's, whose current node {@code /api/status} names */
+  public LogServerVerticle(AgentHome home, AgentConfig config, Servers servers) {
     this.home = home;
     this.config = config;
+    this.servers = servers;
   }
 
   @Override
@@ -186,7 +194,8 @@ public final class LogServerVerticle extends VerticleBase {
       vertx.executeBlocking(() -> new AgentStatusAnswer.Storage(StorageFigures.freeGb(dir), StorageFigures.usedGb(dir),
           StorageFigures.modelCount(dir)))
           .onComplete(storage -> json(ctx, 200, new AgentStatusAnswer(config.name(), engine.busy(), engine.testId(),
-              storage.succeeded() ? storage.result() : AgentStatusAnswer.Storage.UNKNOWN).toJson()));
+              storage.succeeded() ? storage.result() : AgentStatusAnswer.Storage.UNKNOWN,
+              servers.current().toString()).toJson()));
     });
   }
 

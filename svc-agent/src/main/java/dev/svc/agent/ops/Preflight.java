@@ -6,6 +6,7 @@ import com.github.dockerjava.api.model.Info;
 import com.github.dockerjava.api.model.Version;
 import dev.svc.agent.config.AgentConfig;
 import dev.svc.agent.uplink.ServerConnection;
+import dev.svc.agent.uplink.Servers;
 import dev.svc.bench.hardware.GpuInfo;
 import dev.svc.bench.hardware.NvidiaSmi;
 import io.vertx.core.Vertx;
@@ -13,6 +14,7 @@ import io.vertx.core.http.HttpMethod;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.net.ServerSocket;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -92,7 +94,7 @@ public final class Preflight {
     rows.add(drivers(gpuHardware, gpus));
     rows.add(nfs());
     rows.add(disk());
-    rows.add(server());
+    rows.addAll(servers());
     rows.add(port());
     return rows;
   }
@@ -247,18 +249,34 @@ public final class Preflight {
     }
   }
 
+  /**
+   * One row per server node. A node of a cluster that does not answer only warns while another
+   * answers: the agent goes on through the others.
+   */
+  private List<Row> servers() {
+    List<Row> rows = new ArrayList<>();
+    for (URI node : config.serverUris()) {
+      rows.add(server(node));
+    }
+    boolean oneAnswers = rows.stream().anyMatch(r -> r.verdict() != Verdict.FAIL);
+    if (rows.size() > 1 && oneAnswers) {
+      rows.replaceAll(r -> r.verdict() == Verdict.FAIL ? new Row(r.check(), r.required(), Verdict.WARN, r.detail()) : r);
+    }
+    return rows;
+  }
+
   /** GET /api/v1/health, verifying TLS against the configured CA first; a self-signed server passes with a warning. */
-  private Row server() {
+  private Row server(URI node) {
     String check = "server reachable";
-    String url = config.serverUri() + "/api/v1/health";
-    String verified = health(false);
+    String url = node + "/api/v1/health";
+    String verified = health(node, false);
     if (verified == null) {
       return new Row(check, true, Verdict.PASS, url + (config.https() ? " (TLS verified)" : ""));
     }
     if (!config.https()) {
       return new Row(check, true, Verdict.FAIL, url + ": " + verified);
     }
-    String insecure = health(true);
+    String insecure = health(node, true);
     if (insecure == null) {
       return new Row(check, true, Verdict.WARN, url + " answers, but its certificate did not verify (" + verified
           + "); self-signed? pin the server's CA with svc-agent init");
@@ -267,8 +285,8 @@ public final class Preflight {
   }
 
   /** Null when the health check answers 200, else why not. */
-  private String health(boolean insecure) {
-    ServerConnection connection = ServerConnection.open(vertx, config, insecure);
+  private String health(URI node, boolean insecure) {
+    ServerConnection connection = ServerConnection.open(vertx, config, new Servers(List.of(node)), insecure);
     try {
       var response = connection.request(HttpMethod.GET, "/api/v1/health").timeout(10_000).send().await();
       return response.statusCode() == 200 ? null : "HTTP " + response.statusCode();

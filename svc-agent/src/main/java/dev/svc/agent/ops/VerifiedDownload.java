@@ -55,7 +55,7 @@ public final class VerifiedDownload {
         response = server.request(HttpMethod.GET, path).as(BodyCodec.pipe(file)).send().await();
       } catch (Exception e) {
         // await() rethrows the failure as it is, checked exceptions (SSL, connect) included
-        throw new DownloadException("Could not download the " + what + " from " + server.config().serverUri() + path
+        throw new DownloadException("Could not download the " + what + " from " + server.current() + path
             + ": " + message(e));
       }
       if (response.statusCode() != 200) {

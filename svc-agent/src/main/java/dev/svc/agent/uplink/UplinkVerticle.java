@@ -31,6 +31,12 @@ import org.slf4j.LoggerFactory;
  * e.g. 409 for lines of a test it already ended); anything else is retried with exponential
  * backoff and full jitter, holding back everything behind it. What is left at a restart is sent then.
  *
+ * <p>Each request goes to the node that is current ({@link Servers}); one that gets no answer at
+ * all moves the agent to the next node, and the retry goes there. An entry stays in the spool until
+ * a node accepted it, so a switch loses nothing; an entry that one node took but whose answer was
+ * lost is sent again to the next, which the shared database takes once (a log batch by its seq, a
+ * result by its command id; a status already made is answered 2xx or 409).
+ *
  * <p>It also publishes {@link AgentBus#TEST_ENDED} once a test's final status or result is spooled, so the
  * local log stream of that command can end.
  */
@@ -169,7 +175,8 @@ public final class UplinkVerticle extends VerticleBase {
             refused.getMessage());
         outcome = Outcome.DONE;
       } else if (ar.failed()) {
-        LOG.info("Server unreachable ({}); {} entries wait in the spool", ar.cause().getMessage(), spool.size());
+        LOG.info("Server unreachable ({}); {} entries wait in the spool for {}", ar.cause().getMessage(), spool.size(),
+            server.current());
       }
       if (outcome == Outcome.RETRY) {
         long ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_START_MS << Math.min(attempt, 20));
@@ -199,18 +206,18 @@ public final class UplinkVerticle extends VerticleBase {
     try {
       switch (entry.kind()) {
         case LOGS:
-          return server.request(HttpMethod.POST, "/api/v1/quicktest/" + testId + "/logs").timeout(30_000)
-              .sendJsonObject(new LogBatch(entry.lines(), entry.seq()).toJson());
+          return server.sendJson(HttpMethod.POST, "/api/v1/quicktest/" + testId + "/logs", 30_000,
+              new LogBatch(entry.lines(), entry.seq()).toJson());
         case STATUS:
-          return server.request(HttpMethod.POST, "/api/v1/quicktest/" + testId + "/status").timeout(30_000)
-              .sendJsonObject(StatusReport.parse(body).toJson());
+          return server.sendJson(HttpMethod.POST, "/api/v1/quicktest/" + testId + "/status", 30_000,
+              StatusReport.parse(body).toJson());
         default:
           String agentId = identity.agentId();
           if (agentId == null) {
             return Future.failedFuture("not registered yet");
           }
-          return server.request(HttpMethod.POST, "/api/v1/agents/" + agentId + "/results").timeout(60_000)
-              .sendJsonObject(ResultReport.parse(body).toJson());
+          return server.sendJson(HttpMethod.POST, "/api/v1/agents/" + agentId + "/results", 60_000,
+              ResultReport.parse(body).toJson());
       }
     } catch (BadMessage e) {
       return Future.failedFuture(e);

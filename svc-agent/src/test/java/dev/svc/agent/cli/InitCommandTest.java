@@ -114,6 +114,35 @@ class InitCommandTest {
   }
 
   @Test
+  void severalServersSeparatedByCommasAreAllKeptInOrder() throws Exception {
+    Cli init = Cli.run("init", "--home", home.toString(), "--name", "init-agent", "--server",
+        "http://127.0.0.1:1, http://svc-2.lab:8080/,http://svc-3.lab:8080");
+    assertThat(init.code()).as(init.err()).isZero();
+    assertThat(written().servers())
+        .containsExactly("http://127.0.0.1:1", "http://svc-2.lab:8080", "http://svc-3.lab:8080");
+    assertThat(Files.readString(home.resolve("agent.yaml")))
+        .contains("server:\n- http://127.0.0.1:1\n- http://svc-2.lab:8080\n- http://svc-3.lab:8080\n");
+  }
+
+  @Test
+  void aServerNamedTwiceIsRefusedAndNothingWritten() {
+    Cli init = Cli.run("init", "--home", home.toString(), "--name", "init-agent", "--server",
+        "http://svc-1.lab:8080,http://svc-2.lab:8080,http://SVC-1.lab:8080/");
+    assertThat(init.code()).isEqualTo(1);
+    assertThat(init.err()).contains("svc-agent init: --server names http://SVC-1.lab:8080 twice");
+    assertThat(home.resolve("agent.yaml")).doesNotExist();
+  }
+
+  @Test
+  void serversOfTwoSchemesAreRefused() {
+    Cli init = Cli.run("init", "--home", home.toString(), "--name", "init-agent", "--server",
+        "http://svc-1.lab:8080,https://svc-2.lab:8080");
+    assertThat(init.code()).isEqualTo(1);
+    assertThat(init.err()).contains("--server mixes http://svc-1.lab:8080 and https://svc-2.lab:8080");
+    assertThat(home.resolve("agent.yaml")).doesNotExist();
+  }
+
+  @Test
   void theHelpWarnsThatTokenShowsInPs() {
     Cli help = Cli.run("init", "--help");
     assertThat(help.out().replaceAll("\\s+", " ")).contains("--token-file").contains("SVC_AGENT_TOKEN")

@@ -7,8 +7,10 @@ import dev.svc.agent.config.AgentHome;
 import dev.svc.agent.logs.AgentStatusAnswer;
 import dev.svc.agent.logs.HostAddress;
 import dev.svc.agent.logs.LogServerVerticle;
+import dev.svc.agent.uplink.Servers;
 import io.vertx.core.Vertx;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +69,30 @@ class StatusCommandTest {
           .containsPattern("Storage: +free \\d+\\.\\d GB, used \\d+\\.\\d GB, \\d+ models");
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void statusListsTheServersAndMarksTheOneTheRunningAgentTalksTo() throws Exception {
+    AgentConfig config = new AgentConfig("https://svc-1.lab:8443,https://svc-2.lab:8443", TOKEN, "cluster-agent",
+        freePort(), null, null, null, null, null, new AgentConfig.Tls("unused", "unused", "unused"), null, null);
+    config.write(home.resolve("agent.yaml"));
+    Cli stopped = Cli.run("status", "--home", home.toString());
+    assertThat(stopped.code()).isNotZero();
+    assertThat(stopped.out()).contains("Server:", "https://svc-1.lab:8443, https://svc-2.lab:8443")
+        .doesNotContain("(current)");
+
+    Servers servers = new Servers(config.serverUris());
+    // the first node refused a connection: the agent went on to the second
+    servers.failed(config.serverUris().get(0), new ConnectException("Connection refused"));
+    Vertx vertx = Vertx.vertx();
+    try {
+      vertx.deployVerticle(new LogServerVerticle(new AgentHome(home), config, servers)).await(30, TimeUnit.SECONDS);
+      Cli status = Cli.run("status", "--home", home.toString());
+      assertThat(status.code()).as(status.err()).isZero();
+      assertThat(status.out()).contains("Server:", "https://svc-1.lab:8443, https://svc-2.lab:8443 (current)");
+    } finally {
+      vertx.close().await(30, TimeUnit.SECONDS);
     }
   }
 

@@ -46,6 +46,57 @@ class AgentConfigTest {
     }
   }
 
+  private Path withServer(String server) throws Exception {
+    return Files.writeString(dir.resolve("agent.yaml"), server + "name: gpu-node-1\n");
+  }
+
+  @Test
+  void oneServerStaysAPlainStringAsAgentsBeforeClustersReadIt() throws Exception {
+    AgentConfig config = AgentConfig.load(withServer("server: https://svc.lab:8080/\n"));
+    assertThat(config.servers()).containsExactly("https://svc.lab:8080");
+    config.write(dir.resolve("copy.yaml"));
+    assertThat(Files.readString(dir.resolve("copy.yaml"))).contains("\nserver: https://svc.lab:8080\n")
+        .doesNotContain("- https://");
+    assertThat(AgentConfig.load(dir.resolve("copy.yaml"))).isEqualTo(config);
+  }
+
+  @Test
+  void severalServersAreWrittenAsAListAndReadBackInOrder() throws Exception {
+    AgentConfig config =
+        AgentConfig.load(withServer("server:\n  - https://svc-2.lab:8080\n  - https://svc-1.lab:8080\n"));
+    assertThat(config.servers()).containsExactly("https://svc-2.lab:8080", "https://svc-1.lab:8080");
+    assertThat(config.https()).isTrue();
+    config.write(dir.resolve("copy.yaml"));
+    assertThat(Files.readString(dir.resolve("copy.yaml")))
+        .contains("\nserver:\n- https://svc-2.lab:8080\n- https://svc-1.lab:8080\n");
+    assertThat(AgentConfig.load(dir.resolve("copy.yaml"))).isEqualTo(config);
+  }
+
+  @Test
+  void aCommaSeparatedServerIsReadAsAList() throws Exception {
+    AgentConfig config = AgentConfig.load(withServer("server: 'http://svc-1.lab:8080, http://svc-2.lab:8080'\n"));
+    assertThat(config.servers()).containsExactly("http://svc-1.lab:8080", "http://svc-2.lab:8080");
+    assertThat(config.https()).isFalse();
+    assertThat(config.server()).isEqualTo("http://svc-1.lab:8080,http://svc-2.lab:8080");
+  }
+
+  @Test
+  void serversNamedTwiceOfTwoSchemesOrNoUrlsAreRefusedWithTheFile() throws Exception {
+    Path twice = withServer("server: [https://svc.lab:8080, https://SVC.lab:8080/]\n");
+    assertThatThrownBy(() -> AgentConfig.load(twice)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(twice + ": 'server' names https://SVC.lab:8080 twice");
+    Path mixed = withServer("server: [https://svc-1.lab:8080, http://svc-2.lab:8080]\n");
+    assertThatThrownBy(() -> AgentConfig.load(mixed))
+        .hasMessageStartingWith(mixed + ": 'server' mixes http:// and https://");
+    Path notUrl = withServer("server: [https://svc-1.lab:8080, svc-2.lab]\n");
+    assertThatThrownBy(() -> AgentConfig.load(notUrl))
+        .hasMessage(notUrl + ": 'server' must be an http:// or https:// URL, not 'svc-2.lab'");
+    Path nested = withServer("server: [[https://svc-1.lab:8080]]\n");
+    assertThatThrownBy(() -> AgentConfig.load(nested)).hasMessage(nested + ": 'server' must be a URL or a list of URLs");
+    Path empty = withServer("server: []\n");
+    assertThatThrownBy(() -> AgentConfig.load(empty)).hasMessageContaining("'server' must name at least one");
+  }
+
   @Test
   void ipLiteralsAndHostNamesAreBindAddresses() {
     assertThat(AgentConfig.isBindAddress("127.0.0.1")).isTrue();

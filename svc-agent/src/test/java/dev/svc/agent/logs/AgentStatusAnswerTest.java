@@ -13,14 +13,14 @@ class AgentStatusAnswerTest {
   @Test
   void theAnswerRoundTripsInTheShapeTheAgentWrites() {
     AgentStatusAnswer sent = new AgentStatusAnswer("gpu-node-1", true, "0123456789abcdef",
-        new AgentStatusAnswer.Storage(812.25, 40.5, 3));
+        new AgentStatusAnswer.Storage(812.25, 40.5, 3), "https://svc-2.lab:8080");
     JsonObject wire = sent.toJson();
     assertThat(wire).isEqualTo(new JsonObject("{\"name\":\"gpu-node-1\",\"running\":true,\"benchmark_active\":true,"
         + "\"current_test\":\"0123456789abcdef\","
-        + "\"storage\":{\"free_gb\":812.25,\"used_gb\":40.5,\"model_count\":3}}"));
+        + "\"storage\":{\"free_gb\":812.25,\"used_gb\":40.5,\"model_count\":3},\"server\":\"https://svc-2.lab:8080\"}"));
     assertThat(AgentStatusAnswer.parse(new JsonObject(wire.encode()))).isEqualTo(sent);
 
-    AgentStatusAnswer unknown = new AgentStatusAnswer(null, false, "", AgentStatusAnswer.Storage.UNKNOWN);
+    AgentStatusAnswer unknown = new AgentStatusAnswer(null, false, "", AgentStatusAnswer.Storage.UNKNOWN, null);
     assertThat(unknown.toJson().getValue("storage")).as("figures it could not read are left out")
         .isEqualTo(new JsonObject());
     assertThat(AgentStatusAnswer.parse(new JsonObject(unknown.toJson().encode()))).isEqualTo(unknown);
@@ -29,7 +29,7 @@ class AgentStatusAnswerTest {
   @Test
   void anOlderAnswerLeavesFieldsOut() {
     AgentStatusAnswer sparse = AgentStatusAnswer.parse(new JsonObject().put("running", true));
-    assertThat(sparse).isEqualTo(new AgentStatusAnswer(null, false, "", null));
+    assertThat(sparse).isEqualTo(new AgentStatusAnswer(null, false, "", null, null));
     assertThat(AgentStatusAnswer.parse(new JsonObject().put("storage", new JsonObject().put("free_gb", 7)))
         .storage().freeGb()).isEqualTo(7.0);
   }
