@@ -14,6 +14,7 @@ import java.util.Map;
  * @param appHome the installation the agent package and build context are built from; may be null
  * @param environment the process environment (SVC_MODEL_DIR, CATALOG_URL, SVC_AUTH_TOKEN)
  * @param timings leases, stale agents, sweeps, simulation and keepalive clocks
+ * @param bridgePort the TCP event-bus bridge's port (0: a free one); null: no bridge
  */
 public record ServerConfig(
     String host,
@@ -31,7 +32,8 @@ public record ServerConfig(
     List<String> sans,
     Path appHome,
     Map<String, String> environment,
-    Timings timings) {
+    Timings timings,
+    Integer bridgePort) {
 
   public String effectiveDbUrl() {
     return dbUrl != null ? dbUrl : dev.svc.server.db.SqlDatabase.sqliteUrl(home.database());

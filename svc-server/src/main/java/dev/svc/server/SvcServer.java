@@ -35,6 +35,7 @@ import dev.svc.server.store.CommandStore;
 import dev.svc.server.campaigns.CampaignExecutor;
 import dev.svc.server.campaigns.CampaignServices;
 import dev.svc.server.dispatch.HeartbeatDispatcher;
+import dev.svc.server.events.EventBridge;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.events.EventLogVerticle;
 import dev.svc.server.simulator.SimulatorServices;
@@ -77,9 +78,13 @@ public final class SvcServer {
   /** HTTP verticle instances: one per core. */
   static final int HTTP_INSTANCES = Math.max(1, Runtime.getRuntime().availableProcessors());
 
-  /** A started server. */
+  /**
+   * A started server.
+   *
+   * @param bridgePort the TCP event-bus bridge's port; null when there is no bridge
+   */
   public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database,
-      EventLog events, List<String> routes) {
+      EventLog events, List<String> routes, Integer bridgePort) {
     /**
      * Stops every verticle first, while the database pool is still open (the dispatcher writes the
      * heartbeats it still holds), then closes Vert.x, the HTTP servers and the pool with it.
@@ -94,6 +99,15 @@ public final class SvcServer {
   }
 
   public static Future<Running> start(Vertx vertx, ServerConfig config) {
+    Integer bridgePort = config.bridgePort();
+    if (bridgePort != null && config.legacy()) {
+      return Future.failedFuture(new IllegalArgumentException(
+          "--bridge-port needs the server with a database: the --legacy dashboard has no events to bridge"));
+    }
+    if (bridgePort != null && bridgePort != 0 && bridgePort == config.port()) {
+      // in one Vert.x instance two listeners on one port share it, which would mix HTTP and bridge connections
+      return Future.failedFuture(new IllegalArgumentException("--bridge-port must differ from --port (" + bridgePort + ")"));
+    }
     return vertx.executeBlocking(() -> {
       // before anything is written there: the home and its secrets are owner-only
       config.home().securePrivateFiles();
@@ -181,7 +195,7 @@ public final class SvcServer {
     };
     return listen(vertx, routes, options(config, tls))
         .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), null, null,
-            ApiRouter.describe(routes.get())));
+            ApiRouter.describe(routes.get()), null));
   }
 
   private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls, Future<SqlDatabase> opened) {
@@ -241,10 +255,19 @@ public final class SvcServer {
                 agents, tests, transitions, events, config.timings()))))
             .compose(v -> vertx.deployVerticle(new HousekeepingVerticle(new RetentionStore(db.pool()), results, settings)))
             .compose(v -> listen(vertx, routes, options(config, tls)))
-            .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db,
-                events, ApiRouter.describe(routes.get())));
+            .compose(port -> bridge(vertx, config, tls, guard).map(bridgePort -> new Running(vertx, port, tls != null,
+                tls == null ? null : tls.ca().fingerprint(), db, events, ApiRouter.describe(routes.get()), bridgePort)));
       }).onFailure(err -> db.close());
     });
+  }
+
+  /** The TCP event-bus bridge when --bridge-port is set (its port), else none (null). */
+  private static Future<Integer> bridge(Vertx vertx, ServerConfig config, ServerTls tls, Guard guard) {
+    if (config.bridgePort() == null) {
+      return Future.succeededFuture(null);
+    }
+    EventBridge bridge = new EventBridge(config.host(), config.bridgePort(), tls, guard);
+    return vertx.deployVerticle(bridge).map(id -> bridge.actualPort());
   }
 
   /**

@@ -41,6 +41,13 @@ public final class TestServer implements AutoCloseable {
     Map<String, String> environment = new HashMap<>();
     Timings timings = Timings.defaults();
     List<String> sans = List.of();
+    Integer bridgePort;
+
+    /** --bridge-port: the TCP event-bus bridge on this port (0: a free one). */
+    public Options bridgePort(int port) {
+      this.bridgePort = port;
+      return this;
+    }
 
     /** --san: extra names for the certificate, which the server also answers to. */
     public Options sans(String... names) {
@@ -128,7 +135,7 @@ public final class TestServer implements AutoCloseable {
     ServerConfig config = new ServerConfig("127.0.0.1", 0,
         o.resultsDir != null ? o.resultsDir : homeDir.resolve("results-dir"),
         o.debug, o.legacy, o.insecure, o.tlsCert, o.tlsKey, o.tlsCa, o.authToken, home, o.dbUrl, o.sans, o.appHome,
-        o.environment, o.timings);
+        o.environment, o.timings, o.bridgePort);
     Vertx vertx = Vertx.vertx();
     try {
       return new TestServer(vertx, SvcServer.start(vertx, config).await(), home);

@@ -73,6 +73,11 @@ public final class WebCommand implements Callable<Integer> {
   @Option(names = "--db-url", description = "JDBC URL of the database (default: SQLite at <home>/svc.db).")
   String dbUrl;
 
+  @Option(names = "--bridge-port", paramLabel = "<port>", description = "Also serve the stored events to programs in"
+      + " other languages on this port: the TCP event-bus bridge, TLS like the API, every frame carrying the API's"
+      + " token (docs/events.md). 0 takes a free port. Default: no bridge.")
+  Integer bridgePort;
+
   @Option(names = "--san", description = "Extra subject alternative name for the server certificate (repeatable).")
   List<String> sans;
 
@@ -132,6 +137,7 @@ public final class WebCommand implements Callable<Integer> {
     putIfGiven(flags, "tls_key", tlsKey);
     putIfGiven(flags, "tls_ca", tlsCa);
     putIfGiven(flags, "auth_token_file", authTokenFile);
+    putIfGiven(flags, "bridge_port", bridgePort);
     if (sans != null && !sans.isEmpty()) {
       flags.put("san", new JsonArray(new ArrayList<>(sans)));
     }
@@ -182,7 +188,8 @@ public final class WebCommand implements Callable<Integer> {
         settings.flag("debug"), settings.flag("legacy"), settings.flag("insecure"), settings.path("tls_cert"),
         settings.path("tls_key"), settings.path("tls_ca"), token,
         homeDir != null ? new SvcHome(homeDir) : SvcHome.defaultHome(), settings.text("db_url"), settings.list("san"),
-        appHome == null ? null : Path.of(appHome), System.getenv(), dev.svc.server.Timings.defaults());
+        appHome == null ? null : Path.of(appHome), System.getenv(), dev.svc.server.Timings.defaults(),
+        settings.bridgePort());
     SvcServer.Running running;
     try {
       running = SvcServer.start(vertx, config).await();
@@ -206,6 +213,12 @@ public final class WebCommand implements Callable<Integer> {
           + ", " + running.database().appliedChangeSets() + " changesets applied now)");
       if (token == null || token.isBlank()) {
         System.out.println("No --auth-token set: the API is open to anyone who can reach it.");
+      }
+      if (running.bridgePort() != null) {
+        System.out.println("Event bridge (TCP" + (running.tls() ? ", TLS" : "") + ") on port " + running.bridgePort());
+        if (token == null || token.isBlank()) {
+          System.out.println("No --auth-token set: the event bridge gives every event to anyone who can reach it.");
+        }
       }
     }
     System.out.println("svc " + dev.svc.core.SvcVersion.version() + " serving on " + scheme + "://"

@@ -43,7 +43,8 @@ final class WebSettings {
       new Key("tls_key", "SVC_TLS_KEY", Kind.TEXT),
       new Key("tls_ca", "SVC_TLS_CA", Kind.TEXT),
       new Key("auth_token_file", "SVC_AUTH_TOKEN_FILE", Kind.TEXT),
-      new Key("san", "SVC_SAN", Kind.LIST));
+      new Key("san", "SVC_SAN", Kind.LIST),
+      new Key("bridge_port", "SVC_BRIDGE_PORT", Kind.NUMBER));
 
   static final int DEFAULT_PORT = 8080;
   static final String DEFAULT_HOST = "0.0.0.0";
@@ -193,6 +194,11 @@ final class WebSettings {
 
   int port() {
     return merged.getInteger("port", DEFAULT_PORT);
+  }
+
+  /** The TCP event-bus bridge's port; null when no store gave one (no bridge). */
+  Integer bridgePort() {
+    return merged.getInteger("bridge_port");
   }
 
   String host() {
