@@ -14,6 +14,7 @@ import java.util.Map;
  * @param appHome the installation the agent package and build context are built from; may be null
  * @param environment the process environment (SVC_MODEL_DIR, CATALOG_URL, SVC_AUTH_TOKEN)
  * @param timings leases, stale agents, sweeps, simulation and keepalive clocks
+ * @param bridgePort the TCP event-bus bridge's port (0: a free one); null: no bridge
  * @param cluster how this node joins a clustered deployment; null for a single node
  */
 public record ServerConfig(
@@ -33,6 +34,7 @@ public record ServerConfig(
     Path appHome,
     Map<String, String> environment,
     Timings timings,
+    Integer bridgePort,
     dev.svc.server.cluster.ClusterSettings cluster) {
 
   public String effectiveDbUrl() {

@@ -40,6 +40,7 @@ import dev.svc.server.store.CommandStore;
 import dev.svc.server.campaigns.CampaignExecutor;
 import dev.svc.server.campaigns.CampaignServices;
 import dev.svc.server.dispatch.HeartbeatDispatcher;
+import dev.svc.server.events.EventBridge;
 import dev.svc.server.events.EventLog;
 import dev.svc.server.events.EventLogVerticle;
 import dev.svc.server.simulator.SimulatorServices;
@@ -83,9 +84,14 @@ public final class SvcServer {
   /** HTTP verticle instances: one per core. */
   static final int HTTP_INSTANCES = Math.max(1, Runtime.getRuntime().availableProcessors());
 
-  /** A started server; {@code cluster} is null for a single node. */
+  /**
+   * A started server.
+   *
+   * @param bridgePort the TCP event-bus bridge's port; null when there is no bridge
+   * @param cluster this node's membership of a cluster; null for a single node
+   */
   public record Running(Vertx vertx, int port, boolean tls, String caFingerprint, SqlDatabase database,
-      EventLog events, List<String> routes, ClusterNode cluster, Singletons singletons) {
+      EventLog events, List<String> routes, Integer bridgePort, ClusterNode cluster, Singletons singletons) {
     /**
      * Stops every verticle first, while the database pool is still open (the dispatcher writes the
      * heartbeats it still holds; in a cluster the singletons give their claim up), then closes
@@ -122,6 +128,15 @@ public final class SvcServer {
       }
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
+    }
+    Integer bridgePort = config.bridgePort();
+    if (bridgePort != null && config.legacy()) {
+      return Future.failedFuture(new IllegalArgumentException(
+          "--bridge-port needs the server with a database: the --legacy dashboard has no events to bridge"));
+    }
+    if (bridgePort != null && bridgePort != 0 && bridgePort == config.port()) {
+      // in one Vert.x instance two listeners on one port share it, which would mix HTTP and bridge connections
+      return Future.failedFuture(new IllegalArgumentException("--bridge-port must differ from --port (" + bridgePort + ")"));
     }
     return vertx.executeBlocking(() -> {
       // before anything is written there: the home and its secrets are owner-only
@@ -210,7 +225,7 @@ public final class SvcServer {
     };
     return listen(vertx, routes, options(config, tls))
         .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), null, null,
-            ApiRouter.describe(routes.get()), null, null));
+            ApiRouter.describe(routes.get()), null, null, null));
   }
 
   private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls, Future<SqlDatabase> opened,
@@ -290,14 +305,24 @@ public final class SvcServer {
         .compose(v -> listen(vertx, routes, options(config, tls)))
         .compose(port -> node == null ? Future.succeededFuture(port)
             : node.announce((tls != null ? "https" : "http") + "://" + advertisedHost(config) + ":" + port).map(port))
-        .map(port -> new Running(vertx, port, tls != null, tls == null ? null : tls.ca().fingerprint(), db,
-            events, ApiRouter.describe(routes.get()), node, singletons));
+        .compose(port -> bridge(vertx, config, tls, guard).map(bridgePort -> new Running(vertx, port, tls != null,
+            tls == null ? null : tls.ca().fingerprint(), db, events, ApiRouter.describe(routes.get()), bridgePort, node,
+            singletons)));
   }
 
   /** The host other nodes and health show for this node: the bound address, or the cluster address when bound to all. */
   private static String advertisedHost(ServerConfig config) {
     String host = config.host();
     return host == null || List.of("0.0.0.0", "::", "[::]").contains(host) ? config.cluster().host() : host;
+  }
+
+  /** The TCP event-bus bridge when --bridge-port is set (its port), else none (null). */
+  private static Future<Integer> bridge(Vertx vertx, ServerConfig config, ServerTls tls, Guard guard) {
+    if (config.bridgePort() == null) {
+      return Future.succeededFuture(null);
+    }
+    EventBridge bridge = new EventBridge(config.host(), config.bridgePort(), tls, guard);
+    return vertx.deployVerticle(bridge).map(id -> bridge.actualPort());
   }
 
   /**

@@ -49,6 +49,14 @@ public final class TestServer implements AutoCloseable {
       return this;
     }
 
+    Integer bridgePort;
+
+    /** --bridge-port: the TCP event-bus bridge on this port (0: a free one). */
+    public Options bridgePort(int port) {
+      this.bridgePort = port;
+      return this;
+    }
+
     /** --san: extra names for the certificate, which the server also answers to. */
     public Options sans(String... names) {
       this.sans = List.of(names);
@@ -135,7 +143,7 @@ public final class TestServer implements AutoCloseable {
     ServerConfig config = new ServerConfig("127.0.0.1", 0,
         o.resultsDir != null ? o.resultsDir : homeDir.resolve("results-dir"),
         o.debug, o.legacy, o.insecure, o.tlsCert, o.tlsKey, o.tlsCa, o.authToken, home, o.dbUrl, o.sans, o.appHome,
-        o.environment, o.timings, o.cluster);
+        o.environment, o.timings, o.bridgePort, o.cluster);
     dev.svc.server.cluster.ClusterNode node = o.cluster == null ? null
         : dev.svc.server.cluster.ClusterNode.join(o.cluster).await();
     Vertx vertx = node == null ? Vertx.vertx() : node.vertx();

@@ -87,6 +87,11 @@ public final class WebCommand implements Callable<Integer> {
       + " and gives the other nodes (default: 127.0.0.1).")
   String clusterHost;
 
+  @Option(names = "--bridge-port", paramLabel = "<port>", description = "Also serve the stored events to programs in"
+      + " other languages on this port: the TCP event-bus bridge, TLS like the API, every frame carrying the API's"
+      + " token (docs/events.md). 0 takes a free port. Default: no bridge.")
+  Integer bridgePort;
+
   @Option(names = "--san", description = "Extra subject alternative name for the server certificate (repeatable).")
   List<String> sans;
 
@@ -149,6 +154,7 @@ public final class WebCommand implements Callable<Integer> {
     putIfGiven(flags, "cluster", cluster);
     putIfGiven(flags, "cluster_config", clusterConfig);
     putIfGiven(flags, "cluster_host", clusterHost);
+    putIfGiven(flags, "bridge_port", bridgePort);
     if (sans != null && !sans.isEmpty()) {
       flags.put("san", new JsonArray(new ArrayList<>(sans)));
     }
@@ -209,7 +215,7 @@ public final class WebCommand implements Callable<Integer> {
         settings.path("tls_key"), settings.path("tls_ca"), token,
         homeDir != null ? new SvcHome(homeDir) : SvcHome.defaultHome(), settings.text("db_url"), settings.list("san"),
         appHome == null ? null : Path.of(appHome), System.getenv(), dev.svc.server.Timings.defaults(),
-        settings.flag("cluster") ? clusterSettings(settings, appHome) : null);
+        settings.bridgePort(), settings.flag("cluster") ? clusterSettings(settings, appHome) : null);
     try {
       config.checkCluster();
       if (config.cluster() != null && config.legacy()) {
@@ -251,6 +257,12 @@ public final class WebCommand implements Callable<Integer> {
           + ", " + running.database().appliedChangeSets() + " changesets applied now)");
       if (token == null || token.isBlank()) {
         System.out.println("No --auth-token set: the API is open to anyone who can reach it.");
+      }
+      if (running.bridgePort() != null) {
+        System.out.println("Event bridge (TCP" + (running.tls() ? ", TLS" : "") + ") on port " + running.bridgePort());
+        if (token == null || token.isBlank()) {
+          System.out.println("No --auth-token set: the event bridge gives every event to anyone who can reach it.");
+        }
       }
     }
     if (node != null) {

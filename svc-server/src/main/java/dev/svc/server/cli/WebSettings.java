@@ -46,7 +46,8 @@ final class WebSettings {
       new Key("san", "SVC_SAN", Kind.LIST),
       new Key("cluster", "SVC_CLUSTER", Kind.FLAG),
       new Key("cluster_config", "SVC_CLUSTER_CONFIG", Kind.TEXT),
-      new Key("cluster_host", "SVC_CLUSTER_HOST", Kind.TEXT));
+      new Key("cluster_host", "SVC_CLUSTER_HOST", Kind.TEXT),
+      new Key("bridge_port", "SVC_BRIDGE_PORT", Kind.NUMBER));
 
   static final int DEFAULT_PORT = 8080;
   static final String DEFAULT_HOST = "0.0.0.0";
@@ -196,6 +197,11 @@ final class WebSettings {
 
   int port() {
     return merged.getInteger("port", DEFAULT_PORT);
+  }
+
+  /** The TCP event-bus bridge's port; null when no store gave one (no bridge). */
+  Integer bridgePort() {
+    return merged.getInteger("bridge_port");
   }
 
   String host() {

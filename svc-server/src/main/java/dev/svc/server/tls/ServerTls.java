@@ -5,6 +5,7 @@ import dev.svc.core.tls.ServerCertificate;
 import dev.svc.server.ServerConfig;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.OpenSSLEngineOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
@@ -92,14 +93,26 @@ public final class ServerTls {
    * and X25519 arithmetic was most of a fleet's enrolment CPU), else in the JDK's TLS.
    */
   public HttpServerOptions apply(HttpServerOptions options) {
+    withCertificate(options);
+    return options.setTrustOptions(new PemTrustOptions().addCertValue(
+        io.vertx.core.buffer.Buffer.buffer(clientCa.certificatePem()))).setClientAuth(ClientAuth.REQUEST);
+  }
+
+  /**
+   * Options for the TCP event-bus bridge: the HTTPS listener's certificate, so a client trusts it
+   * with the same CA file; no client certificate is asked for, since every frame carries the token.
+   */
+  public NetServerOptions applyToBridge(NetServerOptions options) {
+    return withCertificate(options);
+  }
+
+  private <T extends NetServerOptions> T withCertificate(T options) {
     if (nativeTls()) {
       options.setSslEngineOptions(new OpenSSLEngineOptions());
     }
-    return options.setSsl(true)
-        .setKeyCertOptions(new PemKeyCertOptions().setCertValue(io.vertx.core.buffer.Buffer.buffer(certPem))
-            .setKeyValue(io.vertx.core.buffer.Buffer.buffer(keyPem)))
-        .setTrustOptions(new PemTrustOptions().addCertValue(io.vertx.core.buffer.Buffer.buffer(clientCa.certificatePem())))
-        .setClientAuth(ClientAuth.REQUEST);
+    options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
+        .setCertValue(io.vertx.core.buffer.Buffer.buffer(certPem)).setKeyValue(io.vertx.core.buffer.Buffer.buffer(keyPem)));
+    return options;
   }
 
   /** Whether the listener uses BoringSSL: it loads here and {@code SVC_TLS_ENGINE} is not {@code jdk}. */

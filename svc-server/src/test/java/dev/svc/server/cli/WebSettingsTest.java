@@ -71,6 +71,21 @@ class WebSettingsTest {
   }
 
   @Test
+  void theBridgePortIsOffUnlessAStoreGivesIt() throws Exception {
+    assertThat(read(null, Map.of(), new JsonObject()).bridgePort()).isNull();
+    Path file = Files.writeString(dir.resolve("bridge.yaml"), "bridge_port: 7001\n");
+    assertThat(read(file, Map.of(), new JsonObject()).bridgePort()).isEqualTo(7001);
+    assertThat(read(file, Map.of("SVC_BRIDGE_PORT", "7002"), new JsonObject()).bridgePort()).isEqualTo(7002);
+    assertThat(read(file, Map.of("SVC_BRIDGE_PORT", "7002"), new JsonObject().put("bridge_port", 0)).bridgePort())
+        .isZero();
+    assertThatThrownBy(() -> read(null, Map.of("SVC_BRIDGE_PORT", "bridge"), new JsonObject()))
+        .hasMessageContaining("SVC_BRIDGE_PORT must be a port number");
+    WebCommand command = new WebCommand();
+    new CommandLine(command).parseArgs("--bridge-port", "7003");
+    assertThat(command.flags().getInteger("bridge_port")).isEqualTo(7003);
+  }
+
+  @Test
   void theShippedFileChangesNothingUntilASettingIsUncommented() {
     Path shipped = Path.of("..", "conf", "server.yaml");
     assertThat(shipped).isRegularFile();
@@ -78,6 +93,7 @@ class WebSettingsTest {
     assertThat(settings.port()).isEqualTo(WebSettings.DEFAULT_PORT);
     assertThat(settings.host()).isEqualTo(WebSettings.DEFAULT_HOST);
     assertThat(settings.text("db_url")).isNull();
+    assertThat(settings.bridgePort()).isNull();
     // every key the file documents is one the server knows
     List<String> names = WebSettings.KEYS.stream().map(WebSettings.Key::name).toList();
     assertThat(names).allSatisfy(name -> assertThat(readString(shipped)).contains("# " + name + ":"));
