@@ -14,8 +14,8 @@ import java.nio.file.Path;
  */
 public record ClusterSettings(Path hazelcastConfig, String host, long claimTtlMs, long claimRenewMs) {
 
-  public static final long DEFAULT_CLAIM_TTL_MS = 20_000;
-  public static final long DEFAULT_CLAIM_RENEW_MS = 5_000;
+  public static final long DEFAULT_CLAIM_TTL_MS = 15_000;
+  public static final long DEFAULT_CLAIM_RENEW_MS = 3_000;
 
   public ClusterSettings {
     if (claimRenewMs <= 0 || claimTtlMs < 2 * claimRenewMs) {
