@@ -117,6 +117,24 @@ class ClusterTest {
   }
 
   @Test
+  void nodesStartingTogetherOnAnEmptyDatabaseApplyTheChangelogOnce() throws Exception {
+    cluster = TestCluster.start(POSTGRES, dir, 0, o -> o);
+    List<java.util.concurrent.CompletableFuture<TestServer>> starts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      starts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> cluster.add(o -> o.authToken(GLOBAL))));
+    }
+    List<TestServer> nodes = new ArrayList<>();
+    for (java.util.concurrent.CompletableFuture<TestServer> start : starts) {
+      nodes.add(start.get(150, java.util.concurrent.TimeUnit.SECONDS));
+    }
+    int current = dev.svc.server.db.SchemaVersion.current();
+    assertThat(nodes).allSatisfy(n -> assertThat(n.running().database().schemaVersion()).isEqualTo(current));
+    // Liquibase's lock let one node apply every changeset; the others found them applied
+    assertThat(nodes.stream().mapToInt(n -> n.running().database().appliedChangeSets()).sum()).isEqualTo(current);
+    assertThat(health(nodes.get(0)).getJsonObject("cluster").getJsonArray("members")).hasSize(3);
+  }
+
+  @Test
   void aClusterOnSqliteIsRefusedWithASentence() {
     assertThatThrownBy(() -> TestServer.start(dir.resolve("sqlite"), new TestServer.Options()
         .cluster(ClusterSettings.of(TestCluster.hazelcastConfig(dir), "127.0.0.1"))))

@@ -6,7 +6,6 @@ import dev.svc.server.faults.PostgresDatabases;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -21,7 +20,8 @@ final class TestCluster implements AutoCloseable {
   static final long CLAIM_TTL_MS = 4_000;
   static final long CLAIM_RENEW_MS = 1_000;
 
-  private final List<TestServer> nodes = new ArrayList<>();
+  private final List<TestServer> nodes = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final java.util.concurrent.atomic.AtomicInteger homes = new java.util.concurrent.atomic.AtomicInteger();
   private final Path dir;
   private final String dbUrl;
   private final ClusterSettings settings;
@@ -48,9 +48,9 @@ final class TestCluster implements AutoCloseable {
     return cluster;
   }
 
-  /** Starts one more node. */
+  /** Starts one more node (from any thread: nodes may start together). */
   TestServer add(UnaryOperator<TestServer.Options> options) {
-    TestServer node = TestServer.start(dir.resolve("node-" + nodes.size()),
+    TestServer node = TestServer.start(dir.resolve("node-" + homes.getAndIncrement()),
         options.apply(new TestServer.Options().dbUrl(dbUrl).cluster(settings)));
     nodes.add(node);
     return node;

@@ -18,9 +18,18 @@ class MigrationTest {
   @TempDir
   Path home;
 
+  /** The database under test: SQLite in the home here; {@link MigrationOnPostgresTest} gives a PostgreSQL one. */
+  String databaseUrl() {
+    return SqlDatabase.sqliteUrl(home.resolve("svc.db"));
+  }
+
+  private TestServer start() {
+    return TestServer.start(home, new TestServer.Options().dbUrl(databaseUrl()));
+  }
+
   @Test
   void databaseAtV7IsUpgradedWithRowsIntact() throws Exception {
-    String url = SqlDatabase.sqliteUrl(home.resolve("svc.db"));
+    String url = databaseUrl();
     try (Connection c = DriverManager.getConnection(url)) {
       assertThat(Migrations.updateTo(c, 7)).isEqualTo(7);
       assertThat(Migrations.appliedVersion(c)).isEqualTo(7);
@@ -43,7 +52,7 @@ class MigrationTest {
       }
     }
 
-    try (TestServer server = TestServer.start(home)) {
+    try (TestServer server = start()) {
       assertThat(server.running().database().schemaVersion()).isEqualTo(SchemaVersion.current());
       assertThat(server.running().database().appliedChangeSets()).isEqualTo(SchemaVersion.current() - 7);
 
@@ -69,7 +78,7 @@ class MigrationTest {
 
   @Test
   void anOlderDatabaseThatBrokeTheNewRulesIsRepairedByTheUpgrade() throws Exception {
-    String url = SqlDatabase.sqliteUrl(home.resolve("svc.db"));
+    String url = databaseUrl();
     try (Connection c = DriverManager.getConnection(url)) {
       assertThat(Migrations.updateTo(c, 11)).isEqualTo(11);
       try (Statement st = c.createStatement()) {
@@ -86,7 +95,7 @@ class MigrationTest {
         }
       }
     }
-    try (TestServer server = TestServer.start(home)) {
+    try (TestServer server = start()) {
       assertThat(server.get("/api/v1/quicktest/00000000000000b1").bodyAsJsonObject().getString("status"))
           .isEqualTo("running");
       JsonObject younger = server.get("/api/v1/quicktest/00000000000000b2").bodyAsJsonObject();
@@ -102,10 +111,10 @@ class MigrationTest {
 
   @Test
   void secondStartAppliesNoChangeset() {
-    try (TestServer first = TestServer.start(home)) {
+    try (TestServer first = start()) {
       assertThat(first.running().database().appliedChangeSets()).isEqualTo(SchemaVersion.current());
     }
-    try (TestServer second = TestServer.start(home)) {
+    try (TestServer second = start()) {
       assertThat(second.running().database().appliedChangeSets()).isZero();
       assertThat(second.running().database().liquibaseRan()).as("the database is current").isFalse();
       assertThat(second.running().database().schemaVersion()).isEqualTo(SchemaVersion.current());
