@@ -23,6 +23,7 @@ import dev.svc.server.http.DownloadRoutes;
 import dev.svc.server.http.EventStreamRoutes;
 import dev.svc.server.http.Guard;
 import dev.svc.server.http.HostAllowlist;
+import dev.svc.server.http.MetricsRoutes;
 import dev.svc.server.http.QuickTestRoutes;
 import dev.svc.server.http.RequestGate;
 import dev.svc.server.http.ResultRoutes;
@@ -31,6 +32,7 @@ import dev.svc.server.http.Sessions;
 import dev.svc.server.http.SettingsRoutes;
 import dev.svc.server.http.SystemRoutes;
 import dev.svc.server.legacy.LegacyRoutes;
+import dev.svc.server.metrics.NodeMetrics;
 import dev.svc.server.packaging.Downloads;
 import dev.svc.server.results.ResultsIndexer;
 import dev.svc.server.settings.GlobalSettings;
@@ -116,11 +118,16 @@ public final class SvcServer {
   }
 
   public static Future<Running> start(Vertx vertx, ServerConfig config) {
-    return start(vertx, config, null);
+    return start(vertx, config, null, null);
   }
 
-  /** Starts a node of a cluster ({@code node} is how it joined, its Vert.x is {@code vertx}); null for a single node. */
-  public static Future<Running> start(Vertx vertx, ServerConfig config, ClusterNode node) {
+  /**
+   * Starts a node of a cluster ({@code node} is how it joined, its Vert.x is {@code vertx}; null for a
+   * single node). {@code metrics}: the registry {@code vertx} was built to report into
+   * ({@link NodeMetrics#vertx}, {@link ClusterNode#join}), which GET /metrics serves; when null, a registry
+   * of the server's own, without Vert.x's meters.
+   */
+  public static Future<Running> start(Vertx vertx, ServerConfig config, ClusterNode node, NodeMetrics metrics) {
     try {
       config.checkCluster();
       if ((config.cluster() == null) != (node == null)) {
@@ -153,7 +160,8 @@ public final class SvcServer {
         if (ar.failed() && db.succeeded()) {
           db.result().close();
         }
-        return ar.failed() ? Future.failedFuture(ar.cause()) : startFull(vertx, config, tls.result(), db, node);
+        return ar.failed() ? Future.failedFuture(ar.cause())
+            : startFull(vertx, config, tls.result(), db, node, metrics == null ? NodeMetrics.create() : metrics);
       });
     });
   }
@@ -229,7 +237,7 @@ public final class SvcServer {
   }
 
   private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls, Future<SqlDatabase> opened,
-      ClusterNode node) {
+      ClusterNode node, NodeMetrics metrics) {
     return opened.compose(db -> {
       SettingsStore settingsStore = new SettingsStore(db.pool());
       Future<EventLoops.Contexts> eventLogLoop = EventLoops.contexts(vertx, 1);
@@ -239,14 +247,15 @@ public final class SvcServer {
         Future<EventLog> eventLog = node == null
             ? Future.succeededFuture(new EventLog(vertx, db.pool(), eventStore, logContext))
             : EventLog.clustered(vertx, db.pool(), eventStore, logContext);
-        return eventLog.compose(events -> startServices(vertx, config, tls, db, node, ready.resultAt(0), settingsStore,
-            eventStore, events));
+        return eventLog.compose(events -> startServices(vertx, config, tls, db, node, metrics, ready.resultAt(0),
+            settingsStore, eventStore, events));
       }).onFailure(err -> db.close());
     });
   }
 
   private static Future<Running> startServices(Vertx vertx, ServerConfig config, ServerTls tls, SqlDatabase db,
-      ClusterNode node, byte[] sessionKey, SettingsStore settingsStore, EventStore eventStore, EventLog events) {
+      ClusterNode node, NodeMetrics metrics, byte[] sessionKey, SettingsStore settingsStore, EventStore eventStore,
+      EventLog events) {
     EngineCatalog engines = EngineCatalog.load(config.home());
     GlobalSettings settings = new GlobalSettings(settingsStore, config.environment(), config.resultsDir().toString(),
         config.home().models().toString());
@@ -278,6 +287,7 @@ public final class SvcServer {
     Supplier<Router> routes = () -> {
       Router router = ApiRouter.create(vertx, RequestGate.of(guard, agents::tokenHashExists), List.of(
           new SystemRoutes(guard, db.schemaVersion(), node, singletons),
+          new MetricsRoutes(vertx, guard, metrics),
           new AgentProtocolRoutes(vertx, agents, events, guard, clientCa, tls != null,
               new ResultSubmission(tests, events, transitions, resultRecorder)),
           new AgentAdminRoutes(agents, commands, events, guard, transitions),
