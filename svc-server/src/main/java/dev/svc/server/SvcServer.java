@@ -33,6 +33,7 @@ import dev.svc.server.http.SettingsRoutes;
 import dev.svc.server.http.SystemRoutes;
 import dev.svc.server.legacy.LegacyRoutes;
 import dev.svc.server.metrics.NodeMetrics;
+import dev.svc.server.metrics.SvcMeters;
 import dev.svc.server.packaging.Downloads;
 import dev.svc.server.results.ResultsIndexer;
 import dev.svc.server.settings.GlobalSettings;
@@ -273,16 +274,21 @@ public final class SvcServer {
     ResultsIndexer indexer = new ResultsIndexer(vertx, results, config.home().results());
     Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
     String caFingerprint = tls == null ? null : tls.pinnableFingerprint();
+    SvcMeters meters = new SvcMeters(metrics.registry(), fleet, tests, guard.throttle(),
+        config.timings().metricsRefreshMs());
     // one of each per deployment: here, or on the node that holds their claim
     Supplier<List<Deployable>> singletonVerticles = () -> List.of(
         new AgentSweeps(agents, tests, events, transitions, config.timings()),
         new TestAgentSimulator(new SimulatorServices(agents, tests, transitions, engines, events, eventStore,
             resultRecorder, config.timings())),
         new CampaignExecutor(new CampaignServices(vertx, campaigns, agents, tests, transitions, events,
-            config.timings())),
+            config.timings()), meters::campaignRuns),
         new HousekeepingVerticle(new RetentionStore(db.pool()), results, settings));
     Singletons singletons = node == null ? Singletons.here(singletonVerticles)
         : Singletons.underClaim(singletonVerticles, new ClaimStore(db.pool()), node.id(), node.settings());
+    if (node != null) {
+      meters.cluster(node, singletons);
+    }
     // each area and page is given the services it uses; one router per HTTP verticle
     Supplier<Router> routes = () -> {
       Router router = ApiRouter.create(vertx, RequestGate.of(guard, agents::tokenHashExists), List.of(
@@ -297,7 +303,8 @@ public final class SvcServer {
           new SettingsRoutes(vertx, settings, guard,
               dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir))),
           new DownloadRoutes(vertx, downloads),
-          new EventStreamRoutes(vertx, events, eventStore, guard, config.timings(), agents, tests, campaigns)));
+          new EventStreamRoutes(vertx, events, eventStore, guard, config.timings(), agents, tests, campaigns,
+              meters::streams)));
       DashboardRoutes.mount(router, vertx, guard, config.debug(), agents, tests, results, campaigns, eventStore, settings,
           engines, caFingerprint);
       return router;
@@ -310,7 +317,8 @@ public final class SvcServer {
         .compose(dir -> indexer.index(SvcHome.expand(dir)))
         .compose(v -> vertx.deployVerticle(new EventLogVerticle(events)))
         .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(agents, tests, commands, events, transitions,
-            config.timings())))
+            config.timings(), meters::heartbeat)))
+        .compose(v -> vertx.deployVerticle(meters))
         .compose(v -> vertx.deployVerticle(singletons))
         .compose(v -> listen(vertx, routes, options(config, tls)))
         .compose(port -> node == null ? Future.succeededFuture(port)
