@@ -23,6 +23,7 @@ import dev.svc.server.http.DownloadRoutes;
 import dev.svc.server.http.EventStreamRoutes;
 import dev.svc.server.http.Guard;
 import dev.svc.server.http.HostAllowlist;
+import dev.svc.server.http.MetricsRoutes;
 import dev.svc.server.http.QuickTestRoutes;
 import dev.svc.server.http.RequestGate;
 import dev.svc.server.http.ResultRoutes;
@@ -31,6 +32,8 @@ import dev.svc.server.http.Sessions;
 import dev.svc.server.http.SettingsRoutes;
 import dev.svc.server.http.SystemRoutes;
 import dev.svc.server.legacy.LegacyRoutes;
+import dev.svc.server.metrics.NodeMetrics;
+import dev.svc.server.metrics.SvcMeters;
 import dev.svc.server.packaging.Downloads;
 import dev.svc.server.results.ResultsIndexer;
 import dev.svc.server.settings.GlobalSettings;
@@ -116,11 +119,16 @@ public final class SvcServer {
   }
 
   public static Future<Running> start(Vertx vertx, ServerConfig config) {
-    return start(vertx, config, null);
+    return start(vertx, config, null, null);
   }
 
-  /** Starts a node of a cluster ({@code node} is how it joined, its Vert.x is {@code vertx}); null for a single node. */
-  public static Future<Running> start(Vertx vertx, ServerConfig config, ClusterNode node) {
+  /**
+   * Starts a node of a cluster ({@code node} is how it joined, its Vert.x is {@code vertx}; null for a
+   * single node). {@code metrics}: the registry {@code vertx} was built to report into
+   * ({@link NodeMetrics#vertx}, {@link ClusterNode#join}), which GET /metrics serves; when null, a registry
+   * of the server's own, without Vert.x's meters.
+   */
+  public static Future<Running> start(Vertx vertx, ServerConfig config, ClusterNode node, NodeMetrics metrics) {
     try {
       config.checkCluster();
       if ((config.cluster() == null) != (node == null)) {
@@ -153,7 +161,8 @@ public final class SvcServer {
         if (ar.failed() && db.succeeded()) {
           db.result().close();
         }
-        return ar.failed() ? Future.failedFuture(ar.cause()) : startFull(vertx, config, tls.result(), db, node);
+        return ar.failed() ? Future.failedFuture(ar.cause())
+            : startFull(vertx, config, tls.result(), db, node, metrics == null ? NodeMetrics.create() : metrics);
       });
     });
   }
@@ -229,7 +238,7 @@ public final class SvcServer {
   }
 
   private static Future<Running> startFull(Vertx vertx, ServerConfig config, ServerTls tls, Future<SqlDatabase> opened,
-      ClusterNode node) {
+      ClusterNode node, NodeMetrics metrics) {
     return opened.compose(db -> {
       SettingsStore settingsStore = new SettingsStore(db.pool());
       Future<EventLoops.Contexts> eventLogLoop = EventLoops.contexts(vertx, 1);
@@ -239,14 +248,15 @@ public final class SvcServer {
         Future<EventLog> eventLog = node == null
             ? Future.succeededFuture(new EventLog(vertx, db.pool(), eventStore, logContext))
             : EventLog.clustered(vertx, db.pool(), eventStore, logContext);
-        return eventLog.compose(events -> startServices(vertx, config, tls, db, node, ready.resultAt(0), settingsStore,
-            eventStore, events));
+        return eventLog.compose(events -> startServices(vertx, config, tls, db, node, metrics, ready.resultAt(0),
+            settingsStore, eventStore, events));
       }).onFailure(err -> db.close());
     });
   }
 
   private static Future<Running> startServices(Vertx vertx, ServerConfig config, ServerTls tls, SqlDatabase db,
-      ClusterNode node, byte[] sessionKey, SettingsStore settingsStore, EventStore eventStore, EventLog events) {
+      ClusterNode node, NodeMetrics metrics, byte[] sessionKey, SettingsStore settingsStore, EventStore eventStore,
+      EventLog events) {
     EngineCatalog engines = EngineCatalog.load(config.home());
     GlobalSettings settings = new GlobalSettings(settingsStore, config.environment(), config.resultsDir().toString(),
         config.home().models().toString());
@@ -264,20 +274,26 @@ public final class SvcServer {
     ResultsIndexer indexer = new ResultsIndexer(vertx, results, config.home().results());
     Downloads downloads = new Downloads(config.appHome(), config.home().root().resolve("cache"));
     String caFingerprint = tls == null ? null : tls.pinnableFingerprint();
+    SvcMeters meters = new SvcMeters(metrics.registry(), fleet, tests, guard.throttle(),
+        config.timings().metricsRefreshMs());
     // one of each per deployment: here, or on the node that holds their claim
     Supplier<List<Deployable>> singletonVerticles = () -> List.of(
         new AgentSweeps(agents, tests, events, transitions, config.timings()),
         new TestAgentSimulator(new SimulatorServices(agents, tests, transitions, engines, events, eventStore,
             resultRecorder, config.timings())),
         new CampaignExecutor(new CampaignServices(vertx, campaigns, agents, tests, transitions, events,
-            config.timings())),
+            config.timings()), meters::campaignRuns),
         new HousekeepingVerticle(new RetentionStore(db.pool()), results, settings));
     Singletons singletons = node == null ? Singletons.here(singletonVerticles)
         : Singletons.underClaim(singletonVerticles, new ClaimStore(db.pool()), node.id(), node.settings());
+    if (node != null) {
+      meters.cluster(node, singletons);
+    }
     // each area and page is given the services it uses; one router per HTTP verticle
     Supplier<Router> routes = () -> {
       Router router = ApiRouter.create(vertx, RequestGate.of(guard, agents::tokenHashExists), List.of(
           new SystemRoutes(guard, db.schemaVersion(), node, singletons),
+          new MetricsRoutes(vertx, guard, metrics),
           new AgentProtocolRoutes(vertx, agents, events, guard, clientCa, tls != null,
               new ResultSubmission(tests, events, transitions, resultRecorder)),
           new AgentAdminRoutes(agents, commands, events, guard, transitions),
@@ -287,7 +303,8 @@ public final class SvcServer {
           new SettingsRoutes(vertx, settings, guard,
               dir -> indexer.index(dir == null ? config.resultsDir() : SvcHome.expand(dir))),
           new DownloadRoutes(vertx, downloads),
-          new EventStreamRoutes(vertx, events, eventStore, guard, config.timings(), agents, tests, campaigns)));
+          new EventStreamRoutes(vertx, events, eventStore, guard, config.timings(), agents, tests, campaigns,
+              meters::streams)));
       DashboardRoutes.mount(router, vertx, guard, config.debug(), agents, tests, results, campaigns, eventStore, settings,
           engines, caFingerprint);
       return router;
@@ -300,7 +317,8 @@ public final class SvcServer {
         .compose(dir -> indexer.index(SvcHome.expand(dir)))
         .compose(v -> vertx.deployVerticle(new EventLogVerticle(events)))
         .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(agents, tests, commands, events, transitions,
-            config.timings())))
+            config.timings(), meters::heartbeat)))
+        .compose(v -> vertx.deployVerticle(meters))
         .compose(v -> vertx.deployVerticle(singletons))
         .compose(v -> listen(vertx, routes, options(config, tls)))
         .compose(port -> node == null ? Future.succeededFuture(port)

@@ -13,6 +13,7 @@ package dev.svc.server;
  * @param simulatorMinDelayMs shortest pause between simulated log lines (mission: 0.5 s)
  * @param simulatorMaxDelayMs longest pause between simulated log lines (mission: 1.5 s)
  * @param keepaliveMs SSE keepalive comment interval (protocol: 15 s)
+ * @param metricsRefreshMs how often the metrics' gauges take their values from the fleet and the database (5 s)
  */
 public record Timings(
     long minLeaseMs,
@@ -23,10 +24,11 @@ public record Timings(
     long campaignRowTimeoutMs,
     long simulatorMinDelayMs,
     long simulatorMaxDelayMs,
-    long keepaliveMs) {
+    long keepaliveMs,
+    long metricsRefreshMs) {
 
   public static Timings defaults() {
-    return new Timings(90_000, 3, 90_000, 3, 5_000, 30L * 60 * 1000, 500, 1_500, 15_000);
+    return new Timings(90_000, 3, 90_000, 3, 5_000, 30L * 60 * 1000, 500, 1_500, 15_000, 5_000);
   }
 
   /** The lease of a test dispatched to an agent with this heartbeat interval. */
@@ -41,31 +43,36 @@ public record Timings(
 
   public Timings withLeases(long minLeaseMs, int leaseHeartbeats) {
     return new Timings(minLeaseMs, leaseHeartbeats, minStaleMs, staleHeartbeats, sweepMs, campaignRowTimeoutMs,
-        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs);
+        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs, metricsRefreshMs);
   }
 
   public Timings withStale(long minStaleMs, int staleHeartbeats) {
     return new Timings(minLeaseMs, leaseHeartbeats, minStaleMs, staleHeartbeats, sweepMs, campaignRowTimeoutMs,
-        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs);
+        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs, metricsRefreshMs);
   }
 
   public Timings withSweep(long sweepMs) {
     return new Timings(minLeaseMs, leaseHeartbeats, minStaleMs, staleHeartbeats, sweepMs, campaignRowTimeoutMs,
-        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs);
+        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs, metricsRefreshMs);
   }
 
   public Timings withCampaignRowTimeout(long campaignRowTimeoutMs) {
     return new Timings(minLeaseMs, leaseHeartbeats, minStaleMs, staleHeartbeats, sweepMs, campaignRowTimeoutMs,
-        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs);
+        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs, metricsRefreshMs);
   }
 
   public Timings withSimulatorDelays(long minMs, long maxMs) {
     return new Timings(minLeaseMs, leaseHeartbeats, minStaleMs, staleHeartbeats, sweepMs, campaignRowTimeoutMs,
-        minMs, maxMs, keepaliveMs);
+        minMs, maxMs, keepaliveMs, metricsRefreshMs);
   }
 
   public Timings withKeepalive(long keepaliveMs) {
     return new Timings(minLeaseMs, leaseHeartbeats, minStaleMs, staleHeartbeats, sweepMs, campaignRowTimeoutMs,
-        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs);
+        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs, metricsRefreshMs);
+  }
+
+  public Timings withMetricsRefresh(long metricsRefreshMs) {
+    return new Timings(minLeaseMs, leaseHeartbeats, minStaleMs, staleHeartbeats, sweepMs, campaignRowTimeoutMs,
+        simulatorMinDelayMs, simulatorMaxDelayMs, keepaliveMs, metricsRefreshMs);
   }
 }

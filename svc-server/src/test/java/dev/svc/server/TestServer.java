@@ -3,6 +3,7 @@ package dev.svc.server;
 import dev.svc.core.home.SvcHome;
 import dev.svc.core.tls.CertificateAuthority;
 import dev.svc.core.tls.IssuedKeyPair;
+import dev.svc.server.metrics.NodeMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -144,11 +145,13 @@ public final class TestServer implements AutoCloseable {
         o.resultsDir != null ? o.resultsDir : homeDir.resolve("results-dir"),
         o.debug, o.legacy, o.insecure, o.tlsCert, o.tlsKey, o.tlsCa, o.authToken, home, o.dbUrl, o.sans, o.appHome,
         o.environment, o.timings, o.bridgePort, o.cluster);
+    // the Vert.x of `svc web`: reporting into a registry of the node's own, which /metrics serves
+    NodeMetrics metrics = NodeMetrics.create();
     dev.svc.server.cluster.ClusterNode node = o.cluster == null ? null
-        : dev.svc.server.cluster.ClusterNode.join(o.cluster).await();
-    Vertx vertx = node == null ? Vertx.vertx() : node.vertx();
+        : dev.svc.server.cluster.ClusterNode.join(o.cluster, metrics).await();
+    Vertx vertx = node == null ? metrics.vertx() : node.vertx();
     try {
-      return new TestServer(vertx, SvcServer.start(vertx, config, node).await(), home);
+      return new TestServer(vertx, SvcServer.start(vertx, config, node, metrics).await(), home);
     } catch (Exception e) {
       vertx.close().await();
       throw new IllegalStateException("Test server did not start: " + e.getMessage(), e);

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,9 +29,12 @@ public final class CampaignExecutor extends VerticleBase {
   /** Launched again while the previous run was still winding down: started when it ends. */
   private final Set<String> relaunches = new HashSet<>();
   private boolean stopped;
+  /** Told how many campaigns run here whenever that changes (the metrics show it). */
+  private final IntConsumer running;
 
-  public CampaignExecutor(CampaignServices services) {
+  public CampaignExecutor(CampaignServices services, IntConsumer running) {
     this.services = services;
+    this.running = running;
   }
 
   @Override
@@ -48,6 +52,7 @@ public final class CampaignExecutor extends VerticleBase {
     List.copyOf(runs.values()).forEach(CampaignRun::abandon);
     runs.clear();
     relaunches.clear();
+    running.accept(0);
     return Future.succeededFuture();
   }
 
@@ -84,10 +89,12 @@ public final class CampaignExecutor extends VerticleBase {
     }
     CampaignRun run = new CampaignRun(services, campaignId, () -> stopped);
     runs.put(campaignId, run);
+    running.accept(runs.size());
     Future<Void> ended = launch ? run.launch() : run.resume();
     ended.onComplete(ar -> {
       if (runs.get(campaignId) == run) {
         runs.remove(campaignId);
+        running.accept(stopped ? 0 : runs.size());
       }
       if (ar.failed()) {
         LOG.error("Campaign {} run ended with an error", campaignId, ar.cause());

@@ -6,6 +6,7 @@ import dev.svc.server.ServerConfig;
 import dev.svc.server.SvcServer;
 import dev.svc.server.cluster.ClusterNode;
 import dev.svc.server.cluster.ClusterSettings;
+import dev.svc.server.metrics.NodeMetrics;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -187,7 +188,9 @@ public final class WebCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String appHome = System.getProperty("svc.app.home");
-    Vertx vertx = Vertx.vertx();
+    // Vert.x reports into this node's registry, which GET /metrics serves
+    NodeMetrics metrics = NodeMetrics.create();
+    Vertx vertx = metrics.vertx();
     WebSettings settings;
     String token;
     try {
@@ -233,10 +236,11 @@ public final class WebCommand implements Callable<Integer> {
     try {
       if (config.cluster() != null) {
         vertx.close();
-        node = ClusterNode.join(config.cluster()).await();
+        metrics = NodeMetrics.create(); // the closed instance's meters stay behind in the first registry
+        node = ClusterNode.join(config.cluster(), metrics).await();
         vertx = node.vertx();
       }
-      running = SvcServer.start(vertx, config, node).await();
+      running = SvcServer.start(vertx, config, node, metrics).await();
     } catch (Exception e) {
       System.err.println("svc web could not start: " + e.getMessage());
       vertx.close();

@@ -3,7 +3,9 @@ package dev.svc.server.cluster;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.XmlConfigBuilder;
 import io.vertx.core.Future;
+import dev.svc.server.metrics.NodeMetrics;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.json.JsonObject;
@@ -43,10 +45,11 @@ public final class ClusterNode {
   }
 
   /**
-   * Reads the Hazelcast configuration and joins the cluster; completes with a clustered Vert.x. The
-   * file is read on the calling thread: call it from a main thread, not from an event loop.
+   * Reads the Hazelcast configuration and joins the cluster; completes with a clustered Vert.x that
+   * reports into {@code metrics} (none when null). The file is read on the calling thread: call it
+   * from a main thread, not from an event loop.
    */
-  public static Future<ClusterNode> join(ClusterSettings settings) {
+  public static Future<ClusterNode> join(ClusterSettings settings, NodeMetrics metrics) {
     Config config;
     try {
       config = hazelcastConfig(settings);
@@ -56,7 +59,8 @@ public final class ClusterNode {
     HazelcastClusterManager manager = new HazelcastClusterManager(config);
     VertxOptions options = new VertxOptions().setEventBusOptions(new EventBusOptions()
         .setHost(settings.host()).setPort(0).setClusterPublicHost(settings.host()));
-    return Vertx.builder().with(options).withClusterManager(manager).buildClustered()
+    VertxBuilder builder = metrics == null ? Vertx.builder().with(options) : metrics.builder(options);
+    return builder.withClusterManager(manager).buildClustered()
         .map(vertx -> new ClusterNode(vertx, manager, settings));
   }
 
@@ -96,6 +100,11 @@ public final class ClusterNode {
   /** This node's id in the cluster (new at every start). */
   public String id() {
     return manager.getNodeId();
+  }
+
+  /** How many nodes the cluster has now, this one included (Hazelcast's view of its members, in memory). */
+  public int memberCount() {
+    return manager.getNodes().size();
   }
 
   /** Tells the other nodes where this one serves (health lists it). */

@@ -65,7 +65,8 @@ public final class SqlDatabase {
       LOG.info("Database schema v{} ({} changesets applied now{})", version, applied,
           liquibase ? "" : "; changelog fingerprint current, Liquibase not run");
       boolean sqlite = url.startsWith("jdbc:sqlite:");
-      PoolOptions options = new PoolOptions().setMaxSize(sqlite ? 1 : 8).setName("svc-db-" + url.hashCode());
+      // the name is the pool_name of its vertx_pool_* series in /metrics
+      PoolOptions options = new PoolOptions().setMaxSize(sqlite ? 1 : 8).setName("svc-db");
       return new SqlDatabase(JDBCPool.pool(vertx, new AutoCommitRestoringDataSource(dataSource), options), url, version,
           applied, liquibase);
     }, false);

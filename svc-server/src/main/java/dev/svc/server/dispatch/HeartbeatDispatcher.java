@@ -59,11 +59,14 @@ public final class HeartbeatDispatcher extends VerticleBase {
   private final EventLog events;
   private final TestTransitions transitions;
   private final Timings timings;
+  /** Told of every heartbeat answered (the metrics count them). */
+  private final Runnable answered;
   private long writeTimer = -1;
   private Future<Void> writing = Future.succeededFuture();
 
   public HeartbeatDispatcher(AgentStore agents, QuickTestStore tests, CommandStore commands, EventLog events,
-      TestTransitions transitions, Timings timings) {
+      TestTransitions transitions, Timings timings, Runnable answered) {
+    this.answered = answered;
     this.agents = agents;
     this.fleet = agents.fleet();
     this.tests = tests;
@@ -128,6 +131,7 @@ public final class HeartbeatDispatcher extends VerticleBase {
     }
     reply.onComplete(ar -> {
       if (ar.succeeded()) {
+        answered.run();
         message.reply(ar.result());
       } else {
         // a storage fault keeps its status (503/507 and Retry-After for the agent); anything else is a 500

@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.RoutingContext;
+import java.util.function.IntConsumer;
 
 /** The Server-Sent Events endpoints of protocol.md section 7: every event, or the events of one source. */
 public final class EventStreamRoutes implements ApiArea {
@@ -24,15 +25,16 @@ public final class EventStreamRoutes implements ApiArea {
   /** This router's streams: a router serves one HTTP verticle instance, so one event loop. */
   private final SseFanout fanout;
 
+  /** {@code streams} is told +1 when a stream opens here and -1 when it ends. */
   public EventStreamRoutes(Vertx vertx, EventLog events, EventStore eventStore, Guard guard, Timings timings, AgentStore agents,
-      QuickTestStore tests, CampaignStore campaigns) {
+      QuickTestStore tests, CampaignStore campaigns, IntConsumer streams) {
     this.vertx = vertx;
     this.events = events;
     this.eventStore = eventStore;
     this.guard = guard;
     this.timings = timings;
     this.sources = new SseSources(agents, tests, campaigns, eventStore);
-    this.fanout = new SseFanout(events);
+    this.fanout = new SseFanout(events, streams);
   }
 
   @Override

@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +36,12 @@ final class SseFanout {
   private Thread loop;
   /** Stops the event log's listener; null while no stream is open. */
   private Runnable stop;
+  /** Told +1 when a stream opens here and -1 when it ends (the metrics count the node's open streams). */
+  private final IntConsumer opened;
 
-  SseFanout(EventLog log) {
+  SseFanout(EventLog log, IntConsumer opened) {
     this.log = log;
+    this.opened = opened;
   }
 
   /**
@@ -53,7 +57,9 @@ final class SseFanout {
       throw new IllegalStateException("An event stream fan-out serves one event loop");
     }
     String source = session.scope().sourceId();
-    (source == null ? all : bySource.computeIfAbsent(source, k -> new LinkedHashSet<>())).add(session);
+    if ((source == null ? all : bySource.computeIfAbsent(source, k -> new LinkedHashSet<>())).add(session)) {
+      opened.accept(1);
+    }
     if (stop == null) {
       stop = log.listen(context, this::deliver);
     }
@@ -62,13 +68,18 @@ final class SseFanout {
   /** Removes a stream that ended; the listener goes with the last one. */
   void remove(SseSession session) {
     String source = session.scope().sourceId();
+    boolean removed;
     if (source == null) {
-      all.remove(session);
+      removed = all.remove(session);
     } else {
       Set<SseSession> sessions = bySource.get(source);
-      if (sessions != null && sessions.remove(session) && sessions.isEmpty()) {
+      removed = sessions != null && sessions.remove(session);
+      if (removed && sessions.isEmpty()) {
         bySource.remove(source);
       }
+    }
+    if (removed) {
+      opened.accept(-1);
     }
     if (stop != null && all.isEmpty() && bySource.isEmpty()) {
       stop.run();

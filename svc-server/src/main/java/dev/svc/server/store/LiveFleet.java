@@ -221,6 +221,17 @@ public final class LiveFleet {
     return liveTokenHashes.containsKey(hash);
   }
 
+  /** How many agents (deleted ones left out) are in each status, from memory: what the metrics show. */
+  public Map<String, Long> statusCounts() {
+    Map<String, Long> out = new HashMap<>();
+    for (Agent agent : byId.values()) {
+      if (!agent.deleted() && agent.status() != null) {
+        out.merge(agent.status(), 1L, Long::sum);
+      }
+    }
+    return out;
+  }
+
   // --- heartbeats ---
 
   /** The agent's latest heartbeat (stored or not), if it ever sent one or registered. */

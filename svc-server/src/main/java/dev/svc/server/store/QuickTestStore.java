@@ -7,6 +7,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.Tuple;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Quick tests, their status moves (compare-and-set on the current status) and their log lines. */
@@ -127,6 +128,11 @@ public final class QuickTestStore {
   /** How many tests are in each of these statuses, together (read from {@link ListCounts}, never counted). */
   public Future<Long> totalIn(List<String> statuses) {
     return counts.sumOf(ListCounts.QUICK_TESTS, statuses);
+  }
+
+  /** How many tests are in each status ({@code queued} → 3; statuses without tests left out), from {@link ListCounts}. */
+  public Future<Map<String, Long>> countsByStatus() {
+    return counts.byStatus(ListCounts.QUICK_TESTS);
   }
 
   /** Which of these agents hold a dispatched or running test (read from {@code ux_quick_tests_active_agent}). */
