@@ -41,6 +41,15 @@ public final class SqlDatabase {
     this.liquibaseRan = liquibaseRan;
   }
 
+  /** The PostgreSQL advisory lock held while a node checks and migrates the schema ("svcm" in ASCII). */
+  static final long MIGRATION_LOCK = 0x7376636DL;
+
+  private static void execute(Connection connection, String sql) throws java.sql.SQLException {
+    try (java.sql.Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
   public static String sqliteUrl(Path file) {
     return "jdbc:sqlite:" + file.toAbsolutePath();
   }
@@ -52,11 +61,23 @@ public final class SqlDatabase {
       int version;
       boolean liquibase;
       try (Connection connection = dataSource.getConnection()) {
-        liquibase = !AppliedChangelog.isCurrent(connection);
-        if (liquibase) {
-          applied = Migrations.update(connection);
+        boolean shared = url.startsWith("jdbc:postgresql:");
+        if (shared) {
+          // nodes starting together migrate one after the other: the next finds the changelog current.
+          // (Liquibase's own lock alone can leave a waiting node stuck behind a first-time migration.)
+          execute(connection, "SELECT pg_advisory_lock(" + MIGRATION_LOCK + ")");
         }
-        version = AppliedChangelog.version(connection);
+        try {
+          liquibase = !AppliedChangelog.isCurrent(connection);
+          if (liquibase) {
+            applied = Migrations.update(connection);
+          }
+          version = AppliedChangelog.version(connection);
+        } finally {
+          if (shared) {
+            execute(connection, "SELECT pg_advisory_unlock(" + MIGRATION_LOCK + ")");
+          }
+        }
       }
       if (version != SchemaVersion.current()) {
         throw new IllegalStateException("Database " + url + " is at schema v" + version
