@@ -213,6 +213,32 @@ class ClusterTest {
     }
   }
 
+  /**
+   * A node that has not heard of an agent yet (the message from the node that provisioned it is
+   * still on its way) asks the database before it refuses the token. Here the agent is provisioned
+   * by a server outside the cluster on the same database, so no message ever comes: only the lookup
+   * can let the first request through.
+   */
+  @Test
+  void aTokenNoMessageAnnouncedIsAcceptedFromTheDatabaseAtOnce() throws Exception {
+    startPlain(2);
+    try (TestServer outsider = TestServer.start(dir.resolve("outsider"),
+        new TestServer.Options().dbUrl(cluster.dbUrl()).authToken(GLOBAL).insecure())) {
+      HttpResponse<Buffer> provisioned = outsider.post("/api/v1/agents", GLOBAL, new JsonObject().put("name", "gpu-new"));
+      assertThat(provisioned.statusCode()).as(provisioned.bodyAsString()).isEqualTo(201);
+      String token = provisioned.bodyAsJsonObject().getString("token");
+      String id = provisioned.bodyAsJsonObject().getString("agent_id");
+      HttpResponse<Buffer> beat = heartbeat(cluster.node(1), id, token);
+      assertThat(beat.statusCode()).as(beat.bodyAsString()).isEqualTo(200);
+      HttpResponse<Buffer> registered = cluster.node(0).post("/api/v1/agents/register", token, new JsonObject()
+          .put("name", "gpu-new").put("hostname", "gpu-new.lab").put("cpu_arch", "x86_64"));
+      assertThat(registered.statusCode()).as(registered.bodyAsString()).isIn(200, 201);
+      assertThat(registered.bodyAsJsonObject().getString("agent_id")).isEqualTo(id);
+      HttpResponse<Buffer> stranger = heartbeat(cluster.node(1), id, "not-a-token-of-anyone");
+      assertThat(stranger.statusCode()).as(stranger.bodyAsString()).isEqualTo(403);
+    }
+  }
+
   @Test
   void aTokenRotatedThroughNodeOneIsRefusedByTheOthers() throws Exception {
     startPlain(3);
