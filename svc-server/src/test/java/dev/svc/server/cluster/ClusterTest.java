@@ -76,6 +76,17 @@ class ClusterTest {
     return response.bodyAsJsonObject();
   }
 
+  /** The dashboard's home page as a browser that logged in with the token sees it. */
+  private static String homePage(TestServer node) {
+    HttpResponse<Buffer> login = node.post("/api/v1/session", new JsonObject().put("token", GLOBAL));
+    assertThat(login.statusCode()).as(login.bodyAsString()).isEqualTo(200);
+    String cookie = login.cookies().stream().map(c -> c.substring(0, c.indexOf(';'))).reduce((a, b) -> a + "; " + b)
+        .orElseThrow();
+    HttpResponse<Buffer> home = node.clientNotFollowingRedirects().get("/").putHeader("Cookie", cookie).send().await();
+    assertThat(home.statusCode()).isEqualTo(200);
+    return home.bodyAsString();
+  }
+
   private static String nodeId(TestServer node) {
     return node.running().cluster().id();
   }
@@ -100,6 +111,16 @@ class ClusterTest {
     assertThat(cluster.node(0).running().singletons().runningHere()).isTrue();
     assertThat(cluster.node(1).running().singletons().runningHere()).isFalse();
     assertThat(cluster.node(2).running().singletons().runningHere()).isFalse();
+
+    String html = homePage(cluster.node(1));
+    String table = html.substring(html.indexOf("id=\"cluster-nodes\""), html.indexOf("</table>", html.indexOf("id=\"cluster-nodes\"")));
+    List<String> rows = List.of(table.split("<tr")).subList(2, 5);
+    for (TestServer node : cluster.nodes()) {
+      String row = rows.stream().filter(r -> r.contains(nodeId(node))).findFirst().orElseThrow();
+      assertThat(row).contains("https://127.0.0.1:" + node.port());
+      assertThat(row.contains("(this page)")).as("this page's node").isEqualTo(node == cluster.node(1));
+      assertThat(row.contains("runs them")).as("the singletons' node").isEqualTo(node == cluster.node(0));
+    }
   }
 
   @Test
