@@ -306,7 +306,7 @@ public final class SvcServer {
           new EventStreamRoutes(vertx, events, eventStore, guard, config.timings(), agents, tests, campaigns,
               meters::streams)));
       DashboardRoutes.mount(router, vertx, guard, config.debug(), agents, tests, results, campaigns, eventStore, settings,
-          engines, caFingerprint);
+          engines, caFingerprint, node, singletons);
       return router;
     };
     // a lock-out's end is logged within a second of it, whether or not its address comes back

@@ -72,6 +72,11 @@ public final class ClosedLoop {
 
   /** As {@link #run(Vertx, List, long, long)}, also counting the CPU time of process {@code serverPid} over the window. */
   public static Result run(Vertx vertx, List<Lane> lanes, long warmupMs, long measureMs, long serverPid) {
+    return run(vertx, lanes, warmupMs, measureMs, serverPid > 0 ? List.of(serverPid) : List.of());
+  }
+
+  /** As {@link #run(Vertx, List, long, long)}, counting the CPU time of all {@code serverPids} (a cluster's nodes) together. */
+  public static Result run(Vertx vertx, List<Lane> lanes, long warmupMs, long measureMs, List<Long> serverPids) {
     int loops = Math.max(1, Runtime.getRuntime().availableProcessors());
     List<Context> contexts = EventLoops.contexts(vertx, loops).await().contexts();
     long start = System.nanoTime();
@@ -86,10 +91,10 @@ public final class ClosedLoop {
       // the machine's state and the server's CPU time over the measured window only
       sleepUntil(measureFrom);
       machine[0] = MachineState.begin();
-      cpu[0] = serverPid > 0 ? ProcessCpu.seconds(serverPid).orElse(Double.NaN) : Double.NaN;
+      cpu[0] = cpuOf(serverPids);
       cpu[2] = ProcessCpu.seconds(self).orElse(Double.NaN);
       sleepUntil(measureTo);
-      cpu[1] = serverPid > 0 ? ProcessCpu.seconds(serverPid).orElse(Double.NaN) : Double.NaN;
+      cpu[1] = cpuOf(serverPids);
       cpu[3] = ProcessCpu.seconds(self).orElse(Double.NaN);
     });
     marker.start();
@@ -138,6 +143,15 @@ public final class ClosedLoop {
     }
     return new Result(requests, failures, (measureTo - measureFrom) / 1e9, latency, statuses, state, cpu[1] - cpu[0],
         cpu[3] - cpu[2]);
+  }
+
+  /** The CPU seconds of these processes together; NaN when there are none or one cannot be read. */
+  private static double cpuOf(List<Long> pids) {
+    double sum = pids.isEmpty() ? Double.NaN : 0;
+    for (long pid : pids) {
+      sum += ProcessCpu.seconds(pid).orElse(Double.NaN);
+    }
+    return sum;
   }
 
   private static void sleepUntil(long nanoTime) {

@@ -3,6 +3,7 @@ package dev.svc.server.http;
 import dev.svc.server.store.StoredAgent;
 import dev.svc.core.Ids;
 import dev.svc.server.store.TokenState;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
@@ -202,7 +203,7 @@ public final class Guard {
    * credentials is 401 and one whose bearer token neither is the global token nor belongs to a live
    * agent is 403. The exact agent's token is checked later by {@link #agent}.
    */
-  public Handler<RoutingContext> agentPrecheck(Function<String, TokenState> tokenState) {
+  public Handler<RoutingContext> agentPrecheck(Function<String, Future<TokenState>> tokenState) {
     return ctx -> {
       String bearer;
       try {
@@ -215,21 +216,39 @@ public final class Guard {
         ctx.next();
         return;
       }
-      TokenState state = bearer == null ? null : tokenState.apply(Ids.sha256Hex(bearer));
-      if (state == TokenState.REVOKED) {
-        ctx.fail(refuse(ctx, ApiError.forbidden("This token was revoked: its agent was deleted on the server. An operator"
-            + " provisions the agent again (POST /api/v1/agents) and the host enrols with the new token"), true));
-      } else if (globalToken == null || state == TokenState.LIVE) {
-        ctx.next();
-      } else if (bearer != null) {
-        ctx.fail(refuse(ctx, ApiError.forbidden("Invalid token"), true));
-      } else if (sessions.read(ctx).map(Sessions.Session::authenticated).orElse(false)) {
-        ctx.next();
-      } else {
-        ctx.fail(refuse(ctx, ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'"),
-            false));
+      if (bearer == null) {
+        precheck(ctx, null, null);
+        return;
       }
+      Future<TokenState> state = tokenState.apply(Ids.sha256Hex(bearer));
+      if (state.isComplete()) {
+        if (state.succeeded()) {
+          precheck(ctx, bearer, state.result());
+        } else {
+          ctx.fail(state.cause());
+        }
+        return;
+      }
+      // The body handler that follows reads the body only if it has not arrived meanwhile.
+      ctx.request().pause();
+      state.onComplete(known -> precheck(ctx, bearer, known), ctx::fail);
     };
+  }
+
+  private void precheck(RoutingContext ctx, String bearer, TokenState state) {
+    if (state == TokenState.REVOKED) {
+      ctx.fail(refuse(ctx, ApiError.forbidden("This token was revoked: its agent was deleted on the server. An operator"
+          + " provisions the agent again (POST /api/v1/agents) and the host enrols with the new token"), true));
+    } else if (globalToken == null || state == TokenState.LIVE) {
+      ctx.next();
+    } else if (bearer != null) {
+      ctx.fail(refuse(ctx, ApiError.forbidden("Invalid token"), true));
+    } else if (sessions.read(ctx).map(Sessions.Session::authenticated).orElse(false)) {
+      ctx.next();
+    } else {
+      ctx.fail(refuse(ctx, ApiError.unauthorized("Authentication required: send 'Authorization: Bearer <token>'"),
+          false));
+    }
   }
 
   /** A browser-style state change without a validated bearer token must carry its session's CSRF token. */

@@ -96,8 +96,8 @@ public final class AgentStore {
   }
 
   /** Whether the token with this hash is a live agent's, a deleted agent's (revoked) or no agent's. */
-  public TokenState tokenState(String hash) {
-    return fleet.tokenState(hash);
+  public Future<TokenState> tokenState(String hash) {
+    return fleet.tokenState(pool, hash);
   }
 
   /** Whether the client certificate with this fingerprint was revoked (its agent deleted or its token rotated). */

@@ -58,6 +58,7 @@ public final class LiveFleet {
   private static final String AGENTS = "SELECT id, name, token_hash, is_test_agent, deleted_at, status, current_task,"
       + " gpu_utilization_pct, gpu_memory_used_gb, storage_gb_free, uptime_s, last_heartbeat_at FROM agents";
   private static final String ONE_AGENT = AGENTS + " WHERE id = ?";
+  private static final String AGENTS_WITH_TOKEN = AGENTS + " WHERE token_hash = ?";
   private static final String REVOKED = "SELECT fingerprint FROM agent_certificates WHERE revoked_at IS NOT NULL";
   private static final String REVOKED_OF_AGENT = REVOKED + " AND (agent_id = ? OR agent_name = ?)";
   private static final String SETTINGS = "SELECT agent_id, key, value FROM agent_settings";
@@ -77,6 +78,8 @@ public final class LiveFleet {
   private final Set<String> unwritten = ConcurrentHashMap.newKeySet();
   private final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
   private volatile Peers peers = (change, id, name) -> { };
+  /** Whether other nodes change the fleet too: then a token this node has not heard of may be new. */
+  private volatile boolean shared;
   private final Marks work = new Marks(id -> peers.changed(Change.WORK, id, null));
   private final Marks commands = new Marks(id -> peers.changed(Change.COMMANDS, id, null));
   private final Instant startedAt = Instant.now();
@@ -84,6 +87,7 @@ public final class LiveFleet {
   /** Tells {@code peers} of every change made from now on (not of those applied through {@link #apply}). */
   public void tellPeers(Peers peers) {
     this.peers = peers;
+    this.shared = true;
   }
 
   /** Applies a change another node made: reads what it touched again, without telling anyone. */
@@ -209,6 +213,22 @@ public final class LiveFleet {
       return TokenState.LIVE;
     }
     return tokenHashes.containsKey(hash) ? TokenState.REVOKED : TokenState.UNKNOWN;
+  }
+
+  /**
+   * What a token is, as {@link #tokenState(String)} says; on a node of a cluster, a token this node
+   * has not heard of is looked up in the database first, since its agent may have been provisioned
+   * through another node a moment ago and that node's message may not have arrived yet.
+   */
+  public Future<TokenState> tokenState(Pool pool, String hash) {
+    TokenState known = tokenState(hash);
+    if (known != TokenState.UNKNOWN || !shared) {
+      return Future.succeededFuture(known);
+    }
+    return Sql.rows(pool, AGENTS_WITH_TOKEN, Tuple.of(hash), StoredAgent.class).map(rows -> {
+      rows.forEach(this::put);
+      return tokenState(hash);
+    });
   }
 
   /** Whether the client certificate with this SHA-256 fingerprint was revoked. */

@@ -1,6 +1,8 @@
 package dev.svc.server.web;
 
 import dev.svc.engines.EngineCatalog;
+import dev.svc.server.cluster.ClusterNode;
+import dev.svc.server.cluster.Singletons;
 import dev.svc.server.http.Guard;
 import dev.svc.server.settings.GlobalSettings;
 import dev.svc.server.store.AgentStore;
@@ -20,13 +22,16 @@ public final class DashboardRoutes {
   private DashboardRoutes() {
   }
 
-  /** Mounts every page; each page class is given the services it reads and nothing else. */
+  /**
+   * Mounts every page; each page class is given the services it reads and nothing else.
+   * {@code cluster} and {@code singletons} are null on a single node.
+   */
   public static void mount(Router router, Vertx vertx, Guard guard, boolean debug, AgentStore agents, QuickTestStore tests,
       ResultStore results, CampaignStore campaigns, EventStore eventStore, GlobalSettings settings, EngineCatalog engines,
-      String caFingerprint) {
+      String caFingerprint, ClusterNode cluster, Singletons singletons) {
     PageRenderer renderer = new PageRenderer(vertx, debug);
     PageAccess access = new PageAccess(guard);
-    HomePage home = new HomePage(agents, tests, results, renderer);
+    HomePage home = new HomePage(agents, tests, results, renderer, cluster, singletons);
     AgentPages agentPages = new AgentPages(agents, tests, caFingerprint, renderer);
     SettingsPage settingsPage = new SettingsPage(settings, renderer);
     ModelsPage models = new ModelsPage(vertx, settings, renderer);

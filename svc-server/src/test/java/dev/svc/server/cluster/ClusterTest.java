@@ -76,6 +76,17 @@ class ClusterTest {
     return response.bodyAsJsonObject();
   }
 
+  /** The dashboard's home page as a browser that logged in with the token sees it. */
+  private static String homePage(TestServer node) {
+    HttpResponse<Buffer> login = node.post("/api/v1/session", new JsonObject().put("token", GLOBAL));
+    assertThat(login.statusCode()).as(login.bodyAsString()).isEqualTo(200);
+    String cookie = login.cookies().stream().map(c -> c.substring(0, c.indexOf(';'))).reduce((a, b) -> a + "; " + b)
+        .orElseThrow();
+    HttpResponse<Buffer> home = node.clientNotFollowingRedirects().get("/").putHeader("Cookie", cookie).send().await();
+    assertThat(home.statusCode()).isEqualTo(200);
+    return home.bodyAsString();
+  }
+
   private static String nodeId(TestServer node) {
     return node.running().cluster().id();
   }
@@ -100,6 +111,16 @@ class ClusterTest {
     assertThat(cluster.node(0).running().singletons().runningHere()).isTrue();
     assertThat(cluster.node(1).running().singletons().runningHere()).isFalse();
     assertThat(cluster.node(2).running().singletons().runningHere()).isFalse();
+
+    String html = homePage(cluster.node(1));
+    String table = html.substring(html.indexOf("id=\"cluster-nodes\""), html.indexOf("</table>", html.indexOf("id=\"cluster-nodes\"")));
+    List<String> rows = List.of(table.split("<tr")).subList(2, 5);
+    for (TestServer node : cluster.nodes()) {
+      String row = rows.stream().filter(r -> r.contains(nodeId(node))).findFirst().orElseThrow();
+      assertThat(row).contains("https://127.0.0.1:" + node.port());
+      assertThat(row.contains("(this page)")).as("this page's node").isEqualTo(node == cluster.node(1));
+      assertThat(row.contains("runs them")).as("the singletons' node").isEqualTo(node == cluster.node(0));
+    }
   }
 
   @Test
@@ -210,6 +231,32 @@ class ClusterTest {
     for (TestServer node : List.of(cluster.node(1), cluster.node(2))) {
       HttpResponse<Buffer> beat = heartbeatUntil(node, agent.id(), agent.token(), r -> r.statusCode() == 200);
       assertThat(beat.statusCode()).as(beat.bodyAsString()).isEqualTo(200);
+    }
+  }
+
+  /**
+   * A node that has not heard of an agent yet (the message from the node that provisioned it is
+   * still on its way) asks the database before it refuses the token. Here the agent is provisioned
+   * by a server outside the cluster on the same database, so no message ever comes: only the lookup
+   * can let the first request through.
+   */
+  @Test
+  void aTokenNoMessageAnnouncedIsAcceptedFromTheDatabaseAtOnce() throws Exception {
+    startPlain(2);
+    try (TestServer outsider = TestServer.start(dir.resolve("outsider"),
+        new TestServer.Options().dbUrl(cluster.dbUrl()).authToken(GLOBAL).insecure())) {
+      HttpResponse<Buffer> provisioned = outsider.post("/api/v1/agents", GLOBAL, new JsonObject().put("name", "gpu-new"));
+      assertThat(provisioned.statusCode()).as(provisioned.bodyAsString()).isEqualTo(201);
+      String token = provisioned.bodyAsJsonObject().getString("token");
+      String id = provisioned.bodyAsJsonObject().getString("agent_id");
+      HttpResponse<Buffer> beat = heartbeat(cluster.node(1), id, token);
+      assertThat(beat.statusCode()).as(beat.bodyAsString()).isEqualTo(200);
+      HttpResponse<Buffer> registered = cluster.node(0).post("/api/v1/agents/register", token, new JsonObject()
+          .put("name", "gpu-new").put("hostname", "gpu-new.lab").put("cpu_arch", "x86_64"));
+      assertThat(registered.statusCode()).as(registered.bodyAsString()).isIn(200, 201);
+      assertThat(registered.bodyAsJsonObject().getString("agent_id")).isEqualTo(id);
+      HttpResponse<Buffer> stranger = heartbeat(cluster.node(1), id, "not-a-token-of-anyone");
+      assertThat(stranger.statusCode()).as(stranger.bodyAsString()).isEqualTo(403);
     }
   }
 

@@ -60,6 +60,7 @@ class DashboardPagesTest {
     assertThat(stat(html, "stat-running")).isEqualTo("0");
     assertThat(stat(html, "stat-inflight")).isEqualTo("0");
     assertThat(html).contains("llama-3-8b-instruct", "vllm", "quick", "avg_tps 123.45");
+    assertThat(html).as("a single node lists no cluster nodes").doesNotContain("cluster-nodes");
   }
 
   @Test
