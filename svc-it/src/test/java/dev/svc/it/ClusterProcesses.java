@@ -42,6 +42,8 @@ final class ClusterProcesses implements AutoCloseable {
     this.nodeArgs = List.of("--cluster", "--cluster-config", hazelcastConfig.toString(), "--cluster-host", "127.0.0.1",
         "--db-url", dbUrl);
     Files.writeString(tokenFile, token + "\n");
+    // owner-only, as the README asks of a token file (the nodes warn otherwise)
+    Files.setPosixFilePermissions(tokenFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
   }
 
   /** Starts {@code count} nodes on the (empty) database at {@code dbUrl}; returns once each answers. */
