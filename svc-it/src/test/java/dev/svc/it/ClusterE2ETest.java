@@ -18,9 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -165,9 +163,10 @@ class ClusterE2ETest {
     awaitAgreement(cluster.alive().size());
     Http balanced = haproxy.api(cluster.token(), cluster.caPem());
     String prefix = "fleet-" + ServerProcess.newToken().substring(0, 6);
-    Map<String, Object> figures = new LinkedHashMap<>();
     String campaign;
     int killed;
+    long registeredS;
+    AfterTheKill after;
     FleetProcess.Progress fleetAtEnd;
     try (Connection db = cluster.database();
         FleetProcess fleet = FleetProcess.start(haproxy.url(), cluster.caPem(), cluster.tokenFile(), prefix, FLEET,
@@ -175,7 +174,7 @@ class ClusterE2ETest {
       long fleetStarted = System.nanoTime();
       try {
         fleet.awaitRegistered(FLEET, Duration.ofMinutes(12));
-        figures.put("fleet registered s", seconds(fleetStarted));
+        registeredS = (System.nanoTime() - fleetStarted) / 1_000_000_000;
         await("every simulated agent to heartbeat within one interval", Duration.ofSeconds(3L * INTERVAL_S),
             () -> beatingSince(db, prefix, Instant.now().minusSeconds(INTERVAL_S + 3)) == FLEET);
 
@@ -183,37 +182,7 @@ class ClusterE2ETest {
         await("the campaign's first run to be under way", Duration.ofSeconds(90),
             () -> linesOfRow(db, campaign, 0) >= 3);
         killed = cluster.holder().orElseThrow();
-        figures.put("killed node", (long) killed);
-
-        Instant killedAt = Instant.now();
-        long kill = System.nanoTime();
-        cluster.node(killed).kill9();
-        long[] outOfRotation = {-1};
-        long[] takenOver = {-1};
-        long[] agentsBack = {-1};
-        await("HAProxy to drop node " + killed + ", another node to take the singletons and every agent to beat again",
-            RECOVERY_BOUND.plusSeconds(30), () -> {
-              if (outOfRotation[0] < 0 && !haproxy.up().contains("n" + killed)) {
-                outOfRotation[0] = millis(kill);
-              }
-              if (takenOver[0] < 0 && cluster.holder().filter(n -> n != killed).isPresent()) {
-                takenOver[0] = millis(kill);
-              }
-              if (agentsBack[0] < 0 && beatingSince(db, prefix, killedAt) == FLEET) {
-                agentsBack[0] = millis(kill);
-              }
-              return outOfRotation[0] >= 0 && takenOver[0] >= 0 && agentsBack[0] >= 0;
-            });
-        await("the campaign to resume on another node", RESUME_BOUND.plusSeconds(30),
-            () -> resumedAt(db, campaign).isPresent());
-        long resumed = Duration.between(killedAt, resumedAt(db, campaign).orElseThrow()).toMillis();
-        JsonObject ended = awaitCampaignEnd(balanced, campaign, Duration.ofSeconds(180));
-        figures.put("out of HAProxy ms", outOfRotation[0]);
-        figures.put("singletons taken over ms", takenOver[0]);
-        figures.put("campaign resumed ms", resumed);
-        figures.put("campaign ended ms", millis(kill));
-        figures.put("every agent beating again ms", agentsBack[0]);
-        figures.put("campaign status", ended.getString("status"));
+        after = AfterTheKill.kill(db, balanced, killed, campaign, prefix);
         fleetAtEnd = fleet.progress();
       } finally {
         fleet.keepLog(LOGS.resolve("fleet.log"));
@@ -225,17 +194,14 @@ class ClusterE2ETest {
       counts = Counts.of(db, campaign, prefix);
     }
     JsonObject ended = balanced.get("/api/v1/campaigns/" + campaign).json();
-    FaultCounts report = FaultCounts.of("ClusterE2ETest: the singletons' node killed with SIGKILL mid-campaign under "
-        + FLEET + " simulated agents through HAProxy")
-        .put("nodes", NODES).put("agents", FLEET).put("interval s", INTERVAL_S);
-    figures.forEach((name, value) -> {
-      if (value instanceof Long n) {
-        report.put(name, n);
-      } else {
-        report.put(name, String.valueOf(value));
-      }
-    });
-    report.put("holder now", cluster.holder().map(n -> (long) n).orElse(-1L))
+    FaultCounts.of("ClusterE2ETest: the singletons' node killed with SIGKILL mid-campaign under " + FLEET
+        + " simulated agents through HAProxy")
+        .put("nodes", NODES).put("agents", FLEET).put("interval s", INTERVAL_S).put("fleet registered s", registeredS)
+        .put("killed node", killed).put("out of HAProxy ms", after.outOfRotationMs())
+        .put("singletons taken over ms", after.takenOverMs()).put("campaign resumed ms", after.resumedMs())
+        .put("campaign ended ms", after.campaignEndedMs()).put("every agent beating again ms", after.agentsBackMs())
+        .put("campaign status", ended.getString("status"))
+        .put("holder now", cluster.holder().map(n -> (long) n).orElse(-1L))
         .put("nodes running the singletons", singletonsRunning())
         .put("campaign runs", ended.getInteger("total_runs")).put("succeeded", ended.getInteger("succeeded"))
         .put("campaign rows with two tests", counts.rowsWithTwoTests).put("fleet agents stored", counts.fleetAgents)
@@ -255,10 +221,10 @@ class ClusterE2ETest {
     assertThat(ended.getInteger("succeeded")).as("campaign runs succeeded").isEqualTo(2);
     assertThat(ended.getJsonArray("quick_tests")).as("one test per campaign row").hasSize(2);
     assertThat(counts.rowsWithTwoTests).as("campaign rows run twice").isZero();
-    assertThat((long) figures.get("campaign resumed ms")).as("from the kill to the campaign resumed (ms)")
+    assertThat(after.resumedMs()).as("from the kill to the campaign resumed (ms)")
         .isLessThanOrEqualTo(RESUME_BOUND.toMillis());
-    assertThat((long) figures.get("every agent beating again ms"))
-        .as("from the kill to every agent's heartbeat answered again (ms)").isLessThanOrEqualTo(RECOVERY_BOUND.toMillis());
+    assertThat(after.agentsBackMs()).as("from the kill to every agent's heartbeat answered again (ms)")
+        .isLessThanOrEqualTo(RECOVERY_BOUND.toMillis());
     assertThat(cluster.holder()).as("the node running the singletons now").isPresent().get().isNotEqualTo(killed);
     assertThat(singletonsRunning()).as("nodes running the singletons (svc_singletons_here)").isEqualTo(1);
     assertThat(counts.fleetAgents).as("the fleet's agents stored").isEqualTo(FLEET);
@@ -270,6 +236,43 @@ class ClusterE2ETest {
     assertThat(counts.testsChecked).as("completed tests whose lines were checked").isGreaterThan(2);
     assertThat(counts.linesLost).as("tests whose stored lines differ from those planned").isZero();
     assertThat(counts.linesDuplicated).as("tests with a line stored twice").isZero();
+  }
+
+  /**
+   * The kill and what followed it, each in milliseconds from the kill: HAProxy took the node out of
+   * rotation, another node said it runs the singletons, the campaign's log said it resumed (the time
+   * the database stored that line), the campaign ended, and every agent of the fleet had a heartbeat
+   * stored after the kill (so at most one write-behind period later than it was answered).
+   */
+  private record AfterTheKill(long outOfRotationMs, long takenOverMs, long resumedMs, long campaignEndedMs,
+      long agentsBackMs) {
+
+    static AfterTheKill kill(Connection db, Http balanced, int node, String campaign, String prefix) {
+      Instant killedAt = Instant.now();
+      long kill = System.nanoTime();
+      cluster.node(node).kill9();
+      long[] outOfRotation = {-1};
+      long[] takenOver = {-1};
+      long[] agentsBack = {-1};
+      await("HAProxy to drop node " + node + ", another node to take the singletons and every agent to beat again",
+          RECOVERY_BOUND.plusSeconds(30), () -> {
+            if (outOfRotation[0] < 0 && !haproxy.up().contains("n" + node)) {
+              outOfRotation[0] = millis(kill);
+            }
+            if (takenOver[0] < 0 && cluster.holder().filter(n -> n != node).isPresent()) {
+              takenOver[0] = millis(kill);
+            }
+            if (agentsBack[0] < 0 && beatingSince(db, prefix, killedAt) == FLEET) {
+              agentsBack[0] = millis(kill);
+            }
+            return outOfRotation[0] >= 0 && takenOver[0] >= 0 && agentsBack[0] >= 0;
+          });
+      await("the campaign to resume on another node", RESUME_BOUND.plusSeconds(30),
+          () -> resumedAt(db, campaign).isPresent());
+      long resumed = Duration.between(killedAt, resumedAt(db, campaign).orElseThrow()).toMillis();
+      awaitCampaignEnd(balanced, campaign, Duration.ofSeconds(180));
+      return new AfterTheKill(outOfRotation[0], takenOver[0], resumed, millis(kill), agentsBack[0]);
+    }
   }
 
   /** What the database holds once the fault is over, counted by the queries a person would run. */
@@ -442,10 +445,6 @@ class ClusterE2ETest {
 
   private static long millis(long sinceNanos) {
     return (System.nanoTime() - sinceNanos) / 1_000_000;
-  }
-
-  private static long seconds(long sinceNanos) {
-    return (System.nanoTime() - sinceNanos) / 1_000_000_000;
   }
 
   /** Waits on a condition with a deadline; on failure, the nodes' log tails say why. */
