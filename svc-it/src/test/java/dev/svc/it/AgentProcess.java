@@ -34,13 +34,22 @@ public final class AgentProcess implements AutoCloseable {
 
   /** Provisions {@code name} on the server and runs {@code svc-agent init} for it (not started yet). */
   public static AgentProcess enrol(ServerProcess server, String name) {
+    return enrol(server, name, List.of(server.url()));
+  }
+
+  /**
+   * Provisions {@code name} on {@code server} and runs {@code svc-agent init --server} with {@code
+   * servers} (a cluster's nodes, in the order the agent tries them), not started yet.
+   */
+  public static AgentProcess enrol(ServerProcess server, String name, List<java.net.URI> servers) {
     try {
       Path dir = Files.createTempDirectory("svc-it-agent-");
       ServerProcess.Provisioned provisioned = server.provision(name);
       AgentProcess agent = new AgentProcess(server, dir, provisioned, LoopbackPort.free());
       // as an operator should: the token in a file, never on the command line
       Path tokenFile = Files.writeString(dir.resolve("agent-token"), provisioned.token() + "\n");
-      Processes.Run init = agent.cli("init", "--server", server.url().toString(), "--token-file", tokenFile.toString(),
+      String urls = String.join(",", servers.stream().map(java.net.URI::toString).toList());
+      Processes.Run init = agent.cli("init", "--server", urls, "--token-file", tokenFile.toString(),
           "--name", name, "--port", String.valueOf(agent.port), "--ca-fingerprint", server.caFingerprint());
       if (init.exit() != 0) {
         throw new AssertionError("svc-agent init failed: " + init);
@@ -177,6 +186,15 @@ public final class AgentProcess implements AutoCloseable {
   /** The server as this agent sees it: its token, the server's CA. */
   public Http server() {
     return server.as(provisioned.token());
+  }
+
+  /** The daemon's own log ({@code <home>/logs/agent.log}); empty before it wrote one. */
+  public String log() {
+    try {
+      return Files.readString(home().resolve("logs/agent.log"));
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   public String logTail() {

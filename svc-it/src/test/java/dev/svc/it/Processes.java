@@ -27,8 +27,14 @@ public final class Processes {
 
   /** {@code java -cp <this classpath> <main> <args>}, with HOME set to {@code home}. */
   public static ProcessBuilder java(Path home, String main, List<String> args) {
+    return java(home, List.of(), main, args);
+  }
+
+  /** {@code java <jvmOptions> -cp <this classpath> <main> <args>}, with HOME set to {@code home}. */
+  public static ProcessBuilder java(Path home, List<String> jvmOptions, String main, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
     command.add("-Dsvc.app.home=" + repositoryRoot());
     command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=info");
     command.add("-cp");

@@ -19,6 +19,12 @@ import java.util.List;
  */
 public final class ServerProcess implements AutoCloseable {
 
+  /** The module access Hazelcast asks for on Java 17, as bin/svc gives a cluster node. */
+  private static final List<String> HAZELCAST_JVM_OPTIONS = List.of("--add-modules", "java.se",
+      "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+      "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
+
   private final Path dir;
   private final Path home;
   private final Path tokenFile;
@@ -28,13 +34,22 @@ public final class ServerProcess implements AutoCloseable {
   private Process process;
 
   private ServerProcess(Path dir, List<String> extraArgs) throws IOException {
-    this.dir = dir;
-    this.home = dir.resolve(".svc");
-    this.tokenFile = dir.resolve("server-token");
-    this.token = HexFormat.of().formatHex(java.security.SecureRandom.getSeed(16));
+    this(dir, dir.resolve(".svc"), dir.resolve("server-token"), newToken(), extraArgs);
     Files.writeString(tokenFile, token + "\n");
+  }
+
+  private ServerProcess(Path dir, Path home, Path tokenFile, String token, List<String> extraArgs) {
+    this.dir = dir;
+    this.home = home;
+    this.tokenFile = tokenFile;
+    this.token = token;
     this.port = LoopbackPort.free();
     this.extraArgs = extraArgs;
+  }
+
+  /** A new global token (32 hex chars), as an operator would write to the token file. */
+  public static String newToken() {
+    return HexFormat.of().formatHex(java.security.SecureRandom.getSeed(16));
   }
 
   /** Starts a server in a new temporary directory (its HOME) and waits until it answers. */
@@ -48,6 +63,22 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * A node of a cluster ({@code extraArgs} carry {@code --cluster} and its settings) in {@code dir}
+   * (its HOME, log and results), sharing {@code home} and the global token with the other nodes, as
+   * the README's nodes do; waits until it answers. Closing it leaves the shared home alone.
+   */
+  public static ServerProcess node(Path dir, Path home, Path tokenFile, String token, List<String> extraArgs) {
+    try {
+      Files.createDirectories(dir);
+      ServerProcess node = new ServerProcess(dir, home, tokenFile, token, List.copyOf(extraArgs));
+      node.launch();
+      return node;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private void launch() throws IOException {
     List<String> args = new ArrayList<>(List.of("web", "--home", home.toString(), "--host", "127.0.0.1",
         "--port", String.valueOf(port), "--auth-token-file", tokenFile.toString(),
@@ -55,7 +86,8 @@ public final class ServerProcess implements AutoCloseable {
     args.addAll(extraArgs);
     Files.createDirectories(dir.resolve("results"));
     Path log = dir.resolve("server.log");
-    process = Processes.java(dir, "dev.svc.server.cli.SvcCommand", args)
+    process = Processes.java(dir, extraArgs.contains("--cluster") ? HAZELCAST_JVM_OPTIONS : List.of(),
+        "dev.svc.server.cli.SvcCommand", args)
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     Http[] probe = {null};
     Processes.await("the server to answer on " + url(), Duration.ofSeconds(90), () -> {
@@ -162,9 +194,14 @@ public final class ServerProcess implements AutoCloseable {
     Processes.stop(process, Duration.ofSeconds(20));
   }
 
+  /** Its console output (stdout and stderr, every start appended). */
+  public Path log() {
+    return dir.resolve("server.log");
+  }
+
   public String logTail() {
     try {
-      List<String> lines = Files.readAllLines(dir.resolve("server.log"));
+      List<String> lines = Files.readAllLines(log());
       return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
     } catch (IOException e) {
       return "(no log: " + e.getMessage() + ")";
