@@ -21,7 +21,7 @@ import java.util.Set;
  * over the nodes as a round-robin load balancer would). The nodes' CPU is counted together. Prints
  * figures; asserts nothing. Run by {@code scripts/bench-server cluster}, which provides PostgreSQL
  * and the Hazelcast configuration: [--nodes 3] [--agents 6] [--connections 36] [--seconds 5]
- * [--repeats 3] [--warmup 10] --admin-db-url URL --cluster-config FILE.
+ * [--repeats 3] [--warmup 120] --admin-db-url URL --cluster-config FILE.
  */
 public final class ClusterBenchmark {
 
@@ -36,7 +36,7 @@ public final class ClusterBenchmark {
     int connections = args.integer("connections", 36);
     int seconds = args.integer("seconds", 5);
     int repeats = args.integer("repeats", 3);
-    int warmup = args.integer("warmup", 10);
+    int warmup = args.integer("warmup", 120);
     String adminUrl = args.string("admin-db-url", null);
     String clusterConfig = args.string("cluster-config", null);
     if (adminUrl == null || clusterConfig == null) {
