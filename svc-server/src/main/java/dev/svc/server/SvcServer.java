@@ -217,6 +217,19 @@ public final class SvcServer {
     });
   }
 
+  /**
+   * Once the server serves, loads on a worker what its start did without and its first agents
+   * need: what checks their client certificates.
+   */
+  private static void preload(Vertx vertx, ServerTls tls) {
+    if (tls != null) {
+      vertx.executeBlocking(() -> {
+        tls.clientCa().preload();
+        return null;
+      }, false).onFailure(err -> LOG.warn("Preloading the client certificate checks failed: {}", err.toString()));
+    }
+  }
+
   private static HttpServerOptions options(ServerConfig config, ServerTls tls) {
     HttpServerOptions options = new HttpServerOptions().setHost(config.host()).setPort(config.port())
         .setCompressionSupported(true);
@@ -321,6 +334,7 @@ public final class SvcServer {
         .compose(v -> vertx.deployVerticle(meters))
         .compose(v -> vertx.deployVerticle(singletons))
         .compose(v -> listen(vertx, routes, options(config, tls)))
+        .onSuccess(port -> preload(vertx, tls))
         .compose(port -> node == null ? Future.succeededFuture(port)
             : node.announce((tls != null ? "https" : "http") + "://" + advertisedHost(config) + ":" + port).map(port))
         .compose(port -> bridge(vertx, config, tls, guard).map(bridgePort -> new Running(vertx, port, tls != null,

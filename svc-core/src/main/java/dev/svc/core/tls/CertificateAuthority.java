@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PrivateKey;
+import java.security.Provider;
 import java.security.ProviderException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -33,7 +34,8 @@ public final class CertificateAuthority {
   private final X509Certificate certificate;
   private final String certificatePem;
   private final String fingerprint;
-  private final LeafIssuer issuer;
+  private final PrivateKey key;
+  private volatile LeafIssuer issuer;
   private final Path caFile;
   private final boolean created;
 
@@ -52,7 +54,7 @@ public final class CertificateAuthority {
     this.certificate = certificate;
     this.certificatePem = Pem.encodeCertificate(certificate);
     this.fingerprint = Fingerprint.sha256(certificate);
-    this.issuer = key == null ? null : new LeafIssuer(certificate, key);
+    this.key = key;
     this.caFile = caFile;
     this.created = created;
   }
@@ -131,7 +133,7 @@ public final class CertificateAuthority {
 
   /** False for a {@link #trustOnly} CA. */
   public boolean canIssue() {
-    return issuer != null;
+    return key != null;
   }
 
   /**
@@ -140,12 +142,22 @@ public final class CertificateAuthority {
    * presents its certificate, and an EC verification costs more than the rest of a heartbeat.
    */
   public boolean issued(X509Certificate candidate) {
+    // until Bouncy Castle is loaded (preload), the JDK verifies: slower, but nothing waits for the loading
+    return issued(candidate, Keys.signaturesIfLoaded());
+  }
+
+  /** As {@link #issued(X509Certificate)}, verifying with this provider (null: the JDK's). */
+  boolean issued(X509Certificate candidate, Provider signatures) {
     if (candidate == null || !candidate.getIssuerX500Principal().equals(certificate.getSubjectX500Principal())) {
       return false;
     }
     try {
       if (!verified.containsKey(candidate)) {
-        candidate.verify(certificate.getPublicKey(), Keys.SIGNATURES);
+        if (signatures == null) {
+          candidate.verify(certificate.getPublicKey());
+        } else {
+          candidate.verify(certificate.getPublicKey(), signatures);
+        }
         verified.put(candidate, Boolean.TRUE);
       }
       candidate.checkValidity();
@@ -155,6 +167,16 @@ public final class CertificateAuthority {
     }
   }
 
+  /**
+   * Loads what checking agents' certificates uses (Bouncy Castle's signatures, its name parsing),
+   * blocking for a fraction of a second: a server calls it off its event loops once it serves, so
+   * that neither its start nor its first agents wait for it.
+   */
+  public void preload() {
+    Keys.signatures();
+    agentName(certificate);
+    issued(certificate);
+  }
 
   /**
    * {@code certsDir/server.pem} + {@code server-key.pem}: kept when issued by this CA, valid for longer than
@@ -164,8 +186,9 @@ public final class CertificateAuthority {
   public ServerCertificate ensureServerCertificate(Path certsDir, Set<String> sans, Duration renewBefore) {
     Objects.requireNonNull(sans, "sans");
     Objects.requireNonNull(renewBefore, "renewBefore");
-    LeafIssuer leafIssuer = issuer();
-    return ServerCertificateFiles.ensure(this, leafIssuer, certsDir, SubjectAltNames.of(sans), renewBefore);
+    requireKey();
+    // the issuer only when a certificate is made: a start that reuses one does without Bouncy Castle
+    return ServerCertificateFiles.ensure(this, this::issuer, certsDir, SubjectAltNames.of(sans), renewBefore);
   }
 
   /**
@@ -207,11 +230,25 @@ public final class CertificateAuthority {
     return value instanceof ASN1String ? Optional.of(((ASN1String) value).getString()) : Optional.empty();
   }
 
-  private LeafIssuer issuer() {
-    if (issuer == null) {
+  private void requireKey() {
+    if (key == null) {
       throw new IllegalStateException("The CA from " + caFile
           + " was loaded without its private key (trust-only): it can verify certificates but cannot issue them.");
     }
-    return issuer;
+  }
+
+  private LeafIssuer issuer() {
+    requireKey();
+    LeafIssuer made = issuer;
+    if (made == null) {
+      // made on first use: it needs Bouncy Castle, which a server's start does without
+      synchronized (this) {
+        if (issuer == null) {
+          issuer = new LeafIssuer(certificate, key);
+        }
+        made = issuer;
+      }
+    }
+    return made;
   }
 }

@@ -58,7 +58,7 @@ final class CertificateTemplate {
 
   X509Certificate signWith(PrivateKey signingKey) {
     try {
-      var signer = new JcaContentSignerBuilder(Keys.signatureAlgorithm(signingKey)).setProvider(Keys.SIGNATURES)
+      var signer = new JcaContentSignerBuilder(Keys.signatureAlgorithm(signingKey)).setProvider(Keys.signatures())
           .build(signingKey);
       return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
     } catch (OperatorCreationException | CertificateException e) {

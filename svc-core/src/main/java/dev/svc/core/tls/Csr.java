@@ -49,7 +49,7 @@ public final class Csr {
     boolean signatureValid;
     try {
       publicKey = new JcaPKCS10CertificationRequest(request).getPublicKey();
-      ContentVerifierProvider verifier = new JcaContentVerifierProviderBuilder().setProvider(Keys.SIGNATURES)
+      ContentVerifierProvider verifier = new JcaContentVerifierProviderBuilder().setProvider(Keys.signatures())
           .build(publicKey);
       signatureValid = request.isSignatureValid(verifier);
     } catch (OperatorCreationException | PKCSException | GeneralSecurityException

@@ -19,12 +19,43 @@ public final class Keys {
    * Bouncy Castle's signatures, used for what the CA signs and verifies (CSRs, issued
    * certificates): its P-256 ECDSA took 190 µs to verify and 230 µs to sign where the JDK 17
    * provider took 1,160 and 460, and a fleet enrols each agent through both. Not registered as a
-   * JVM-wide provider, so TLS and everything else keep the JDK's.
+   * JVM-wide provider, so TLS and everything else keep the JDK's. Made on first use: its classes
+   * come from a signed jar, whose loading and checking took most of a second of a server's start.
    */
-  static final Provider SIGNATURES = new BouncyCastleProvider();
+  private static volatile Provider signatures;
 
   private Keys() {
   }
+
+  /** Bouncy Castle's signature provider, made now if it was not yet (blocking: a fraction of a second). */
+  static Provider signatures() {
+    Provider loaded = signatures;
+    if (loaded == null) {
+      synchronized (Keys.class) {
+        if (signatures == null) {
+          signatures = BouncyCastle.provider();
+        }
+        loaded = signatures;
+      }
+    }
+    return loaded;
+  }
+
+  /**
+   * Where Bouncy Castle's provider is named: in a class of its own, so that checking Keys' code
+   * does not load it (the JVM's verifier loads a class a method assigns to a supertype).
+   */
+  private static final class BouncyCastle {
+    static Provider provider() {
+      return new BouncyCastleProvider();
+    }
+  }
+
+  /** Bouncy Castle's signature provider when it is made; null before (the JDK's then serves). */
+  static Provider signaturesIfLoaded() {
+    return signatures;
+  }
+
 
   /** A new EC P-256 key pair (client and server keys). */
   public static KeyPair newEcP256() {

@@ -6,6 +6,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import org.bouncycastle.asn1.DEROctetString;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -13,6 +14,8 @@ import org.bouncycastle.asn1.x509.AuthorityKeyIdentifier;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.asn1.x509.SubjectKeyIdentifier;
@@ -53,8 +56,17 @@ final class LeafIssuer {
     return leaf(subject, publicKey)
         .extension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment))
         .extension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
-        .extension(Extension.subjectAlternativeName, false, sans.toGeneralNames())
+        .extension(Extension.subjectAlternativeName, false, generalNames(sans))
         .signWith(caKey);
+  }
+
+  private static GeneralNames generalNames(SubjectAltNames sans) {
+    GeneralName[] names = sans.entries().stream()
+        .map(e -> e.type() == GeneralName.iPAddress
+            ? new GeneralName(GeneralName.iPAddress, new DEROctetString(SubjectAltNames.address(e.value()).getAddress()))
+            : new GeneralName(GeneralName.dNSName, e.value()))
+        .toArray(GeneralName[]::new);
+    return new GeneralNames(names);
   }
 
   X509Certificate client(X500Name subject, SubjectPublicKeyInfo publicKey) {

@@ -8,6 +8,7 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 
 final class ServerCertificateFiles {
@@ -18,7 +19,7 @@ final class ServerCertificateFiles {
   private ServerCertificateFiles() {
   }
 
-  static ServerCertificate ensure(CertificateAuthority ca, LeafIssuer issuer, Path certsDir, SubjectAltNames sans,
+  static ServerCertificate ensure(CertificateAuthority ca, Supplier<LeafIssuer> issuer, Path certsDir, SubjectAltNames sans,
       Duration renewBefore) {
     Path certFile = certsDir.resolve(CERT_FILE);
     Path keyFile = certsDir.resolve(KEY_FILE);
@@ -31,7 +32,7 @@ final class ServerCertificateFiles {
     }
     KeyPair keyPair = Keys.newEcP256();
     X509Certificate certificate =
-        issuer.server(sans, SubjectPublicKeyInfo.getInstance(keyPair.getPublic().getEncoded()));
+        issuer.get().server(sans, SubjectPublicKeyInfo.getInstance(keyPair.getPublic().getEncoded()));
     // key first: a crash in between leaves a mismatched pair, which the next start replaces
     Pem.writePrivateKey(keyFile, keyPair.getPrivate());
     Pem.writeCertificate(certFile, certificate);

@@ -10,17 +10,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.bouncycastle.asn1.DEROctetString;
 import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.util.IPAddress;
 
 final class SubjectAltNames {
 
   private static final Pattern DNS_NAME = Pattern.compile("[a-z0-9_*-]+(\\.[a-z0-9_*-]+)*");
 
+  private static final String OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+  private static final Pattern IPV4 = Pattern.compile(OCTET + "(\\." + OCTET + "){3}");
+  /** What an IPv6 literal may hold; one that starts so is parsed by the JDK as a literal, never looked up. */
+  private static final Pattern IPV6_CHARACTERS = Pattern.compile("[0-9a-fA-F:][0-9a-fA-F:.]*");
+
   /** {@code type} is a {@link GeneralName} tag; {@code value} is lowercase for DNS and canonical for IP. */
-  private record Entry(int type, String value) {
+  record Entry(int type, String value) {
   }
 
   private final Set<Entry> entries;
@@ -52,13 +54,9 @@ final class SubjectAltNames {
         .value();
   }
 
-  GeneralNames toGeneralNames() {
-    GeneralName[] names = entries.stream()
-        .map(e -> e.type() == GeneralName.iPAddress
-            ? new GeneralName(GeneralName.iPAddress, new DEROctetString(address(e.value()).getAddress()))
-            : new GeneralName(GeneralName.dNSName, e.value()))
-        .toArray(GeneralName[]::new);
-    return new GeneralNames(names);
+  /** The names in order; Bouncy Castle's form is made by the issuer, so that a start need not load it. */
+  Set<Entry> entries() {
+    return entries;
   }
 
   /** True when every name here appears among the certificate's subject alternative names. */
@@ -82,7 +80,7 @@ final class SubjectAltNames {
       String value = String.valueOf(name.get(1));
       if (type == GeneralName.dNSName) {
         found.add(new Entry(type, value.toLowerCase(Locale.ROOT)));
-      } else if (type == GeneralName.iPAddress && IPAddress.isValid(value)) {
+      } else if (type == GeneralName.iPAddress && isIpLiteral(value)) {
         found.add(new Entry(type, address(value).getHostAddress()));
       }
     }
@@ -91,7 +89,7 @@ final class SubjectAltNames {
 
   private static Entry parse(String name) {
     String unbracketed = name.startsWith("[") && name.endsWith("]") ? name.substring(1, name.length() - 1) : name;
-    if (IPAddress.isValid(unbracketed)) {
+    if (isIpLiteral(unbracketed)) {
       return new Entry(GeneralName.iPAddress, address(unbracketed).getHostAddress());
     }
     String dns = name.toLowerCase(Locale.ROOT);
@@ -104,8 +102,24 @@ final class SubjectAltNames {
     return new Entry(GeneralName.dNSName, dns);
   }
 
+  /** An IPv4 address of four decimal octets, or an IPv6 address (without a zone). */
+  static boolean isIpLiteral(String text) {
+    if (IPV4.matcher(text).matches()) {
+      return true;
+    }
+    if (text.indexOf(':') < 0 || !IPV6_CHARACTERS.matcher(text).matches()) {
+      return false;
+    }
+    try {
+      InetAddress.getByName(text);
+      return true;
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
   // only ever called with a validated literal, so no name lookup happens
-  private static InetAddress address(String literal) {
+  static InetAddress address(String literal) {
     try {
       return InetAddress.getByName(literal);
     } catch (UnknownHostException e) {

@@ -143,6 +143,22 @@ class CertificateAuthorityTest {
   }
 
   @Test
+  void theJdkAndBouncyCastleAgreeOnWhatTheCaIssued() {
+    CertificateAuthority ca = CertificateAuthority.loadOrCreate(dir.resolve("ours"));
+    // every svc CA has the same name: only the signature tells another CA's certificates apart
+    CertificateAuthority other = CertificateAuthority.loadOrCreate(dir.resolve("theirs"));
+    assertThat(other.certificate().getSubjectX500Principal()).isEqualTo(ca.certificate().getSubjectX500Principal());
+
+    for (java.security.Provider provider : new java.security.Provider[] {null, Keys.signatures()}) {
+      CertificateAuthority fresh = CertificateAuthority.load(dir.resolve("ours/ca.pem"), dir.resolve("ours/ca-key.pem"));
+      X509Certificate ours = Pem.parseCertificate(ca.issueClientKeyPair("a").certificatePem());
+      X509Certificate theirs = Pem.parseCertificate(other.issueClientKeyPair("a").certificatePem());
+      assertThat(fresh.issued(ours, provider)).as("ours, provider %s", provider).isTrue();
+      assertThat(fresh.issued(theirs, provider)).as("theirs, provider %s", provider).isFalse();
+    }
+  }
+
+  @Test
   void trustOnlyCaRecognisesCertificatesItsKeyIssued() {
     CertificateAuthority ca = CertificateAuthority.loadOrCreate(dir.resolve("ours"));
     CertificateAuthority other = CertificateAuthority.loadOrCreate(dir.resolve("theirs"));

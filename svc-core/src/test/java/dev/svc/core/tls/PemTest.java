@@ -46,6 +46,31 @@ class PemTest {
   }
 
   @Test
+  void writesWhatBouncyCastleWritesAndReadsChainsInOrder() throws Exception {
+    CertificateAuthority ca = CertificateAuthority.loadOrCreate(dir.resolve("ca"));
+    KeyPair keyPair = Keys.newEcP256();
+    X509Certificate leaf = Pem.parseCertificate(ca.issueClientKeyPair("a").certificatePem());
+    // the form of Bouncy Castle's writer, which wrote the files of earlier versions
+    for (String type : new String[] {"CERTIFICATE", "PRIVATE KEY"}) {
+      byte[] der = type.equals("CERTIFICATE") ? leaf.getEncoded() : keyPair.getPrivate().getEncoded();
+      StringWriter out = new StringWriter();
+      try (org.bouncycastle.util.io.pem.PemWriter writer = new org.bouncycastle.util.io.pem.PemWriter(out)) {
+        writer.writeObject(new org.bouncycastle.util.io.pem.PemObject(type, der));
+      }
+      String ours = type.equals("CERTIFICATE") ? Pem.encodeCertificate(leaf) : Pem.encodePrivateKey(keyPair.getPrivate());
+      assertThat(ours).isEqualTo(out.toString());
+    }
+
+    String chain = "leaf:\n" + Pem.encodeCertificate(leaf) + "issuer:\n" + ca.certificatePem();
+    assertThat(Pem.parseCertificates(chain)).containsExactly(leaf, ca.certificate());
+    assertThatThrownBy(() -> Pem.parseCertificates("no certificate"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no PEM certificate");
+    assertThatThrownBy(() -> Pem.parseCertificates(chain.replace(ca.certificatePem(),
+        "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Certificate 2");
+  }
+
+  @Test
   void readsTraditionalEcPrivateKeysWithAndWithoutPublicPart() {
     KeyPair ec = Keys.newEcP256();
     PrivateKeyInfo pkcs8 = PrivateKeyInfo.getInstance(ec.getPrivate().getEncoded());

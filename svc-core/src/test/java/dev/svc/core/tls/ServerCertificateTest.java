@@ -162,6 +162,14 @@ class ServerCertificateTest {
   }
 
   @Test
+  void ipLiteralsAreFourDecimalOctetsOrIpv6WithoutAZone() {
+    assertThat(List.of("127.0.0.1", "10.1.2.3", "255.255.255.255", "::1", "fe80::1", "2001:db8::8a2e:370:7334",
+        "::ffff:10.0.0.1", "::")).allMatch(SubjectAltNames::isIpLiteral);
+    assertThat(List.of("256.1.1.1", "1.2.3", "1.2.3.4.5", "localhost", "cafe", "bench.example.org", "fe80::1%eth0",
+        ":::", "1::2::3", "g::1", ".1::", "")).noneMatch(SubjectAltNames::isIpLiteral);
+  }
+
+  @Test
   void defaultSansStartWithLoopbackNamesAndEndWithExtras() {
     Set<String> sans = ServerCertificate.defaultSans(List.of("bench.example.org", " ", "10.1.2.3"));
 

@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Issue 17, benchmark 1: heartbeats/s against {@code GET /api/v1/health} on the same server in the
+ * Heartbeats/s against {@code GET /api/v1/health} on the same server in the
  * same run, printed as a ratio; first on plain HTTP ({@code svc web --insecure}) with kept-alive
  * connections, the Java client and (when installed) wrk as a cross-check, then over HTTPS with
  * mutual TLS, each agent presenting the certificate the server issued it. Each route is measured
@@ -31,7 +31,7 @@ public final class HeartbeatBenchmark {
     int repeats = args.integer("repeats", 3);
     int warmup = args.integer("warmup", 10);
     String only = args.string("only", "both");
-    System.out.println("Heartbeats/s beside GET /api/v1/health on the same server (issue 17, benchmark 1)");
+    System.out.println("Heartbeats/s beside GET /api/v1/health on the same server");
     System.out.printf("%d agents, %d kept-alive connections, %d × %d s per route after %d s of warm-up each%n",
         agents, connections, repeats, seconds, warmup);
     System.out.println(MachineState.header());

@@ -28,7 +28,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Benchmark 4 of issue 17: list pages at 100,000 results and 1,000,000 log lines. Seeds a fresh
+ * List pages at 100,000 results and 1,000,000 log lines. Seeds a fresh
  * database ({@link ListSeed}; or reuses one seeded before, with {@code --home}), starts the real
  * server (the jar, plain HTTP, on that home) and times sequential GETs of the API's lists and the
  * dashboard's list pages after a warmup: p50, p99 and max per request, and the server's CPU time per

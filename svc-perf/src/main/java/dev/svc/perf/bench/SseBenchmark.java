@@ -26,7 +26,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue 17, benchmark 3: many subscribers on the live log of one running quick test
+ * Many subscribers on the live log of one running quick test
  * ({@code GET /api/v1/events/stream/<test id>}, what the dashboard's test page opens through
  * live-log.js), while the agent that runs the test posts log batches at a steady rate
  * ({@code POST /api/v1/quicktest/<id>/logs} with {@code seq}), each line carrying the moment its
@@ -52,7 +52,7 @@ public final class SseBenchmark {
     int seconds = args.integer("seconds", 10);
     int warmup = args.integer("warmup", 5);
     boolean tls = !args.string("scheme", "https").equals("http");
-    System.out.println("SSE: subscribers on one running test's live log (issue 17, benchmark 3)");
+    System.out.println("SSE: subscribers on one running test's live log");
     System.out.printf("%d subscribers, %d log lines/s in batches of %d, %d s after %d s of warm-up, %s%n", subscribers,
         rate, batch, seconds, warmup, tls ? "HTTPS (the agent with its client certificate)" : "plain HTTP (--insecure)");
     System.out.println(MachineState.header());

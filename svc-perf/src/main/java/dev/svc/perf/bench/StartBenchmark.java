@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Issue 17, benchmark 5: from launching {@code bin/svc web} (jar built) to the first 200 of
+ * From launching {@code bin/svc web} (jar built) to the first 200 of
  * {@code GET https://…/api/v1/health}, on a fresh HOME (the first start makes the CA, the server
  * certificate, the database and its schema) and again on that HOME; the server's RSS
  * ({@code VmRSS}) once idle after each start, and at most while it takes benchmark 1's heartbeat
@@ -31,7 +31,7 @@ public final class StartBenchmark {
     int loadSeconds = args.integer("load-seconds", 10);
     int agentCount = args.integer("agents", 4);
     int connections = args.integer("connections", 32);
-    System.out.println("Server start to first healthy HTTPS response, and RSS (issue 17, benchmark 5)");
+    System.out.println("Server start to first healthy HTTPS response, and RSS");
     System.out.printf("%d repeats; RSS idle %d s after healthy; heartbeat load over mutual TLS: %d agents,"
         + " %d connections, %d s%n", repeats, idle, agentCount, connections, loadSeconds);
     System.out.println(MachineState.header() + "; server JVM options: bin/svc's"
@@ -126,7 +126,7 @@ public final class StartBenchmark {
     return Rss.kib(server.pid()).orElse(0) / 1024.0;
   }
 
-  /** The highest VmRSS while benchmark 1's heartbeat load runs over mutual TLS. */
+  /** The highest VmRSS while the heartbeat benchmark's load runs over mutual TLS. */
   private static double loadedRssMib(Vertx vertx, ServerProcess server, int agentCount, int connections, int seconds)
       throws Exception {
     List<BenchAgent> agents = new ArrayList<>();

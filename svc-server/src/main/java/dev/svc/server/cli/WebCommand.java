@@ -188,6 +188,9 @@ public final class WebCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String appHome = System.getProperty("svc.app.home");
+    // Netty's JFR events (buffer allocations) cost a tenth of a second of the start, to set up the
+    // recorder's metadata at the first allocation; a user who records them passes -Dio.netty.jfr.enabled=true
+    System.getProperties().putIfAbsent("io.netty.jfr.enabled", "false");
     // Vert.x reports into this node's registry, which GET /metrics serves
     NodeMetrics metrics = NodeMetrics.create();
     Vertx vertx = metrics.vertx();

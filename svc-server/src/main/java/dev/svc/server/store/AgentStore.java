@@ -259,7 +259,7 @@ public final class AgentStore {
     });
   }
 
-  // --- the dashboard's reads of the fleet (issue 17: lists at scale) ---
+  // --- the dashboard's reads of the fleet (lists at scale) ---
 
   /** What a row of the agents page shows: no token hash, no hardware details. */
   private static final String PAGE = "SELECT id, name, hostname, status, is_test_agent, last_heartbeat_at, gpu_info,"

@@ -7,13 +7,15 @@ import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.OpenSSLEngineOptions;
-import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.KeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
+import javax.net.ssl.KeyManagerFactory;
 
 /**
  * The server's TLS material: the CA under {@code <home>/certs} (created on first launch), the
@@ -28,26 +30,46 @@ public final class ServerTls {
   private final CertificateAuthority ca;
   private final CertificateAuthority clientCa;
   private final String certPem;
-  private final String keyPem;
   private final String description;
   private final boolean servesCa;
+  private final KeyManagerFactory keyManagers;
 
   private ServerTls(CertificateAuthority ca, CertificateAuthority clientCa, String certPem, String keyPem, String description) {
     this.ca = ca;
     this.clientCa = clientCa;
     this.certPem = certPem;
-    this.keyPem = keyPem;
     this.description = description;
     this.servesCa = chainHolds(certPem, ca.certificate());
+    this.keyManagers = keyManagers(certPem, keyPem);
+  }
+
+  /**
+   * The certificate chain and its key as the listeners' key manager. Made here rather than by
+   * Vert.x from PEM options: Vert.x keeps them in a PKCS#12 store, whose key protection (10,000
+   * rounds of PBKDF2, to store and again to read) was a tenth of a second of every start. This store
+   * never leaves memory, so JKS's light protection is enough.
+   */
+  private static KeyManagerFactory keyManagers(String certPem, String keyPem) {
+    var chain = dev.svc.core.tls.Pem.parseCertificates(certPem);
+    java.security.PrivateKey key = dev.svc.core.tls.Pem.parsePrivateKey(keyPem);
+    char[] password = "in-memory".toCharArray();
+    try {
+      KeyStore store = KeyStore.getInstance("JKS");
+      store.load(null, null);
+      store.setKeyEntry("server", key, password, chain.toArray(new java.security.cert.Certificate[0]));
+      KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      factory.init(store, password);
+      return factory;
+    } catch (java.security.GeneralSecurityException | IOException e) {
+      throw new IllegalArgumentException("The server key and certificate cannot be used together: " + e.getMessage(), e);
+    }
   }
 
   /** Whether the PEM chain holds this certificate (a chain that cannot be read holds nothing). */
   private static boolean chainHolds(String chainPem, java.security.cert.X509Certificate certificate) {
     try {
-      var chain = java.security.cert.CertificateFactory.getInstance("X.509").generateCertificates(
-          new java.io.ByteArrayInputStream(chainPem.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
-      return chain.contains(certificate);
-    } catch (java.security.cert.CertificateException | RuntimeException e) {
+      return dev.svc.core.tls.Pem.parseCertificates(chainPem).contains(certificate);
+    } catch (RuntimeException e) {
       return false;
     }
   }
@@ -110,8 +132,7 @@ public final class ServerTls {
     if (nativeTls()) {
       options.setSslEngineOptions(new OpenSSLEngineOptions());
     }
-    options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
-        .setCertValue(io.vertx.core.buffer.Buffer.buffer(certPem)).setKeyValue(io.vertx.core.buffer.Buffer.buffer(keyPem)));
+    options.setSsl(true).setKeyCertOptions(KeyCertOptions.wrap(keyManagers));
     return options;
   }
 

@@ -1,14 +1,15 @@
 package dev.svc.server.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * The schema version follows the changelog: a changeset added with any id other than the next vN
@@ -17,22 +18,36 @@ import org.junit.jupiter.api.Test;
 class SchemaVersionTest {
 
   @Test
+  @SuppressWarnings("unchecked")
   void changeSetsAreNumberedV1ToVnAndTheVersionIsTheLast() throws Exception {
-    String text;
+    // the changelog as Liquibase reads it: YAML, not the line scan the server starts with
+    Map<String, Object> root;
     try (InputStream in = getClass().getClassLoader().getResourceAsStream(SchemaVersion.CHANGELOG)) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      root = new Yaml().load(in);
     }
     List<String> ids = new ArrayList<>();
-    Matcher m = Pattern.compile("(?m)^\\s*-\\s*changeSet:\\s*\\n\\s*id:\\s*(\\S+)").matcher(text);
-    while (m.find()) {
-      ids.add(m.group(1));
+    for (Object entry : (List<Object>) root.get("databaseChangeLog")) {
+      Map<String, Object> changeSet = (Map<String, Object>) ((Map<String, Object>) entry).get("changeSet");
+      if (changeSet != null) {
+        ids.add(String.valueOf(changeSet.get("id")));
+      }
     }
-    assertThat(ids).hasSizeGreaterThanOrEqualTo(11);
+    assertThat(ids).hasSizeGreaterThanOrEqualTo(18);
     for (int i = 0; i < ids.size(); i++) {
       assertThat(ids.get(i)).as("changeset %d", i + 1).isEqualTo("v" + (i + 1));
     }
     assertThat(SchemaVersion.current()).isEqualTo(ids.size());
     assertThat(SchemaVersion.changeSetIds()).containsExactlyElementsOf(ids);
+  }
+
+  @Test
+  void aChangeSetWhoseFirstLineIsNotItsIdIsRefused() {
+    String changelog = "databaseChangeLog:\n  - changeSet:\n      id: v1\n      author: svc\n"
+        + "  - changeSet:\n      author: svc\n      id: v2\n";
+    assertThatThrownBy(() -> SchemaVersion.changeSetIds(changelog))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("Line 6").hasMessageContaining("id: vN");
+    assertThat(SchemaVersion.changeSetIds("databaseChangeLog:\n  - changeSet:\n      id: 'v1'\n"))
+        .containsExactly("v1");
   }
 
   @Test
