@@ -134,7 +134,7 @@ class ClusterE2ETest {
       browser.awaitEnd(Duration.ofSeconds(60));
 
       assertThat(browser.lines()).as("the log lines the browser on node 3 saw").isEqualTo(sent);
-      List<Long> ids = browser.frames().stream().map(SseReader.Frame::id).toList();
+      List<Long> ids = browser.ids();
       assertThat(ids).as("event ids, in the order read").isSorted().doesNotHaveDuplicates();
       assertThat(browser.frames().stream().filter(f -> f.event().equals("status")).map(f -> f.data().getString("status")))
           .as("the test's statuses the browser saw").containsSubsequence("running", "completed").endsWith("completed");

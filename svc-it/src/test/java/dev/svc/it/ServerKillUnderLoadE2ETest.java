@@ -55,9 +55,9 @@ class ServerKillUnderLoadE2ETest {
       for (int i = 0; i < AGENTS; i++) {
         agents.add(LoadAgent.register(server, ca, "kill-" + i));
       }
-      List<EventSubscriber> subscribers = new ArrayList<>();
+      List<SseReader> subscribers = new ArrayList<>();
       for (int i = 0; i < SUBSCRIBERS; i++) {
-        subscribers.add(new EventSubscriber(server, "sub-" + i));
+        subscribers.add(SseReader.everything(server, "sub-" + i));
       }
       Operator operator = new Operator(server, agents);
       String campaign = campaign(server, agents.get(0));
@@ -87,7 +87,7 @@ class ServerKillUnderLoadE2ETest {
       long lastEvent = single(server, "SELECT MAX(id) FROM events");
       await("every subscriber to reach event " + lastEvent,
           () -> subscribers.stream().allMatch(s -> s.lastId() >= lastEvent));
-      for (EventSubscriber subscriber : subscribers) {
+      for (SseReader subscriber : subscribers) {
         subscriber.close();
       }
 
@@ -153,7 +153,7 @@ class ServerKillUnderLoadE2ETest {
       assertThat(finished.getInteger("succeeded")).isEqualTo(4);
       assertThat(finished.getJsonArray("quick_tests")).as("one test per campaign row").hasSize(4);
       assertThat(resumed).as("resumptions of the event streams").isGreaterThanOrEqualTo(SUBSCRIBERS);
-      for (EventSubscriber subscriber : subscribers) {
+      for (SseReader subscriber : subscribers) {
         List<Long> seen = subscriber.ids().stream().filter(id -> id <= lastEvent).toList();
         assertThat(seen).as("a subscriber's event ids against the stored ones").isEqualTo(stored);
       }

@@ -18,12 +18,13 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A browser's {@code EventSource} on one stream of a server, over HTTPS: it logs in once with the
- * server's token ({@code POST /api/v1/session}, as the dashboard's login form does) and then reads
- * {@code /api/v1/events/stream/<source>} with the session cookie alone, as a page does. When the
- * connection drops it opens the stream again with {@code Last-Event-ID} set to the last id it read,
- * until the stream ends after the source's terminal {@code status} (the server closes it) or the
- * reader is closed. It keeps every frame.
+ * A browser's {@code EventSource} on a server, over HTTPS, in one of two ways: {@link #follow} logs
+ * in once with the server's token ({@code POST /api/v1/session}, as the dashboard's login form does)
+ * and reads one source's stream {@code /api/v1/events/stream/<source>} with the session cookie alone,
+ * as a page does, until the stream ends after the source's terminal {@code status}; {@link #everything}
+ * reads {@code /api/v1/events} from the first stored event with the token as its bearer, as an
+ * integration does, until closed. When the connection drops or cannot be opened (the server died) it
+ * opens the stream again with {@code Last-Event-ID} set to the last id it read. It keeps every frame.
  */
 final class SseReader implements AutoCloseable {
 
@@ -34,7 +35,9 @@ final class SseReader implements AutoCloseable {
   private static final Set<String> TERMINAL = Set.of("completed", "failed", "cancelled");
 
   private final URI base;
-  private final String source;
+  private final String path;
+  /** The bearer token of every request; null for a session's cookie. */
+  private final String bearer;
   private final HttpClient client;
   private final Thread thread;
   private final List<Frame> frames = new ArrayList<>();
@@ -44,19 +47,27 @@ final class SseReader implements AutoCloseable {
   private volatile InputStream body;
   private volatile String problem;
 
-  private SseReader(URI base, Path caPem, String source) {
+  private SseReader(URI base, Path caPem, String path, String bearer, String name) {
     this.base = base;
-    this.source = source;
+    this.path = path;
+    this.bearer = bearer;
     this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).sslContext(Http.trusting(caPem))
         .cookieHandler(new CookieManager()).build();
-    this.thread = new Thread(this::run, "sse-" + source);
+    this.thread = new Thread(this::run, "sse-" + name);
     thread.setDaemon(true);
   }
 
   /** Logs in to {@code server} with its token and follows the events of {@code source} (a test, campaign or agent id). */
   static SseReader follow(ServerProcess server, String source) {
-    SseReader reader = new SseReader(server.url(), server.caPem(), source);
+    SseReader reader = new SseReader(server.url(), server.caPem(), "/api/v1/events/stream/" + source, null, source);
     reader.login(server.token());
+    reader.thread.start();
+    return reader;
+  }
+
+  /** Reads every event of {@code server} from the first stored one, with its token as the bearer, until closed. */
+  static SseReader everything(ServerProcess server, String name) {
+    SseReader reader = new SseReader(server.url(), server.caPem(), "/api/v1/events", server.token(), name);
     reader.thread.start();
     return reader;
   }
@@ -81,11 +92,13 @@ final class SseReader implements AutoCloseable {
   private void run() {
     while (!closed && !ended) {
       try {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/api/v1/events/stream/" + source))
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
             .header("Accept", "text/event-stream").GET();
-        long last = lastId();
-        if (last > 0) {
-          request.header("Last-Event-ID", String.valueOf(last));
+        if (bearer != null) {
+          // from the first stored event: without Last-Event-ID the stream starts at the next one
+          request.header("Authorization", "Bearer " + bearer).header("Last-Event-ID", String.valueOf(lastId()));
+        } else if (lastId() > 0) {
+          request.header("Last-Event-ID", String.valueOf(lastId()));
         }
         HttpResponse<InputStream> response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         body = response.body();
@@ -121,7 +134,7 @@ final class SseReader implements AutoCloseable {
         synchronized (frames) {
           frames.add(frame);
         }
-        if ("status".equals(event) && TERMINAL.contains(frame.data().getString("status", ""))) {
+        if (bearer == null && "status".equals(event) && TERMINAL.contains(frame.data().getString("status", ""))) {
           ended = true;
         }
         id = null;
@@ -133,14 +146,15 @@ final class SseReader implements AutoCloseable {
 
   private void pause() {
     try {
-      Thread.sleep(500);
+      Thread.sleep(200);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       closed = true;
     }
   }
 
-  private long lastId() {
+  /** The id of the last frame read, 0 before any. */
+  long lastId() {
     synchronized (frames) {
       return frames.isEmpty() ? 0 : frames.get(frames.size() - 1).id();
     }
@@ -150,6 +164,11 @@ final class SseReader implements AutoCloseable {
     synchronized (frames) {
       return List.copyOf(frames);
     }
+  }
+
+  /** Every frame's id, in the order read. */
+  List<Long> ids() {
+    return frames().stream().map(Frame::id).toList();
   }
 
   /** The {@code line} of every {@code log} frame, in the order read. */
@@ -170,7 +189,7 @@ final class SseReader implements AutoCloseable {
   /** Waits until the terminal status was read and the server closed the stream. */
   void awaitEnd(Duration timeout) {
     try {
-      Processes.await("the stream of " + source + " to end", timeout, () -> ended);
+      Processes.await("the stream " + path + " to end", timeout, () -> ended);
       thread.join(timeout.toMillis());
     } catch (AssertionError e) {
       throw new AssertionError(e.getMessage() + "; frames " + frames() + ", last problem " + problem, e);
