@@ -202,6 +202,24 @@ final class ListSeed {
     return plan.results();
   }
 
+  /**
+   * {@code plan.results()} metrics.json files under {@code dir}, as `svc run` lays them out
+   * ({@code <model>/<engine>/<run>/metrics.json}), timestamps spread over the year before now.
+   */
+  void writeMetricsFiles(java.nio.file.Path dir) throws java.io.IOException {
+    long spanMs = Duration.ofDays(365).toMillis();
+    for (int i = 0; i < plan.results(); i++) {
+      String model = model(random.nextInt(MODELS));
+      String engine = ENGINES.get(random.nextInt(ENGINES.size()));
+      String timestamp = Timestamps.format(now.minusMillis(spanMs - spanMs * i / plan.results()));
+      JsonObject data = document(model, engine, SUITES.get(random.nextInt(SUITES.size())), timestamp,
+          random.nextInt(10) != 0);
+      java.nio.file.Path run = java.nio.file.Files.createDirectories(
+          dir.resolve(model.replace('/', '_')).resolve(engine).resolve(String.format("run-%06d", i)));
+      java.nio.file.Files.writeString(run.resolve("metrics.json"), data.encodePrettily());
+    }
+  }
+
   /** A metrics.json of the current layout, padded with GPU memory samples to about {@code docBytes}. */
   private JsonObject document(String model, String engine, String suite, String timestamp, boolean passed) {
     double tps = 200 + random.nextInt(3000);

@@ -24,9 +24,14 @@ public final class ResultsIndexer {
     this.homeResults = homeResults;
   }
 
-  /** Scans the results directory and the home's results; files already indexed are skipped. */
+  /**
+   * Scans the results directory and the home's results; files already indexed (by path) are
+   * skipped unread. A file is indexed once: one rewritten in place keeps its first document.
+   */
   public Future<Integer> index(Path resultsDir) {
-    return vertx.executeBlocking(() -> new ResultsScanner().scan(List.of(resultsDir, homeResults)), false)
+    return results.sourcePaths()
+        .compose(indexed -> vertx.executeBlocking(
+            () -> new ResultsScanner().scan(List.of(resultsDir, homeResults), indexed), false))
         .compose(scan -> {
           scan.problems().forEach(p -> LOG.warn("Skipped while indexing results: {}", p));
           Future<Integer> chain = Future.succeededFuture(0);

@@ -24,10 +24,21 @@ public final class ResultsScanner {
 
   /** Scans every existing root; missing roots are skipped, unreadable files reported as problems. */
   public ResultsScan scan(List<Path> roots) {
+    return scan(roots, Set.of());
+  }
+
+  /**
+   * As {@link #scan(List)}, leaving out the files whose real path is in {@code indexed} without
+   * reading them: a start with thousands of indexed results would otherwise parse each again only
+   * to find it stored.
+   */
+  public ResultsScan scan(List<Path> roots, Set<String> indexed) {
     List<String> problems = new ArrayList<>();
     List<ScannedResult> results = new ArrayList<>();
     for (Path file : distinctFiles(roots, problems)) {
-      read(file, problems).ifPresent(results::add);
+      if (!indexed.contains(file.toString())) {
+        read(file, problems).ifPresent(results::add);
+      }
     }
     results.sort(NEWEST_FIRST);
     return new ResultsScan(results, problems);

@@ -44,6 +44,8 @@ public final class ResultStore {
   private static final String AGENTS_WITH_RESULTS = "SELECT a.id, a.name FROM agents a WHERE a.deleted_at IS NULL"
       + " AND EXISTS (SELECT 1 FROM results r WHERE r.agent_id = a.id AND r.deleted_at IS NULL) ORDER BY a.name, a.id";
   private static final String DATA_OF = "SELECT data FROM results WHERE id = ?";
+  /** Every file indexed so far, deleted ones too: their tombstones keep them from coming back. */
+  private static final String SOURCE_PATHS = "SELECT source_path FROM results WHERE source_path IS NOT NULL";
   private static final String SET_SUMMARY = "UPDATE results SET summary = ? WHERE id = ? AND summary IS NULL";
 
   private final Pool pool;
@@ -208,6 +210,11 @@ public final class ResultStore {
   /** Up to {@code limit} live results that have no summary yet. */
   public Future<List<String>> withoutSummary(int limit) {
     return Sql.strings(pool, WITHOUT_SUMMARY, Tuple.of(limit));
+  }
+
+  /** The paths of the metrics.json files indexed so far (deleted results' too). */
+  public Future<java.util.Set<String>> sourcePaths() {
+    return Sql.strings(pool, SOURCE_PATHS, Tuple.tuple()).map(java.util.HashSet::new);
   }
 
   /** One result's stored document as text (empty when the result is gone). */

@@ -157,15 +157,20 @@ class ResultsIndexingTest {
   }
 
   @Test
-  void restartDoesNotIndexTheSameFileTwice() {
+  void restartDoesNotIndexTheSameFileTwiceAndIndexesNewOnes() throws IOException {
     List<String> before;
     try (TestServer server = start()) {
       assertThat(list(server, "").getLong("total")).isEqualTo(3);
       before = new ArrayList<>(idsByModelAndEngine(server).values());
     }
+    write(results.resolve("run-4/metrics.json"), metrics("phi-3", "tgi", "quick", "2026-04-10T10:00:00.000Z",
+        new JsonObject().put("tokens_per_second", 50)));
     try (TestServer restarted = start()) {
-      assertThat(list(restarted, "").getLong("total")).isEqualTo(3);
-      assertThat(idsByModelAndEngine(restarted).values()).containsExactlyInAnyOrderElementsOf(before);
+      assertThat(list(restarted, "").getLong("total")).isEqualTo(4);
+      Map<String, String> ids = idsByModelAndEngine(restarted);
+      assertThat(ids).containsKey("phi-3/tgi");
+      ids.remove("phi-3/tgi");
+      assertThat(ids.values()).containsExactlyInAnyOrderElementsOf(before);
     }
   }
 

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,6 +95,20 @@ class ResultsScannerTest {
     assertThat(ResultFields.extract(result.data()).version()).isEqualTo("0.9.3");
     assertThat(result.data().getJsonArray("results").getJsonObject(0)
         .getJsonObject("metrics").getDouble("p99_latency_ms")).isEqualTo(40.0);
+  }
+
+  @Test
+  void filesAlreadyIndexedAreLeftUnread() throws IOException {
+    Path root = temp.resolve("results");
+    Path known = Files.createDirectories(root.resolve("known")).resolve("metrics.json");
+    Files.writeString(known, "{\"model\": \"half"); // read, it would be reported as cut short
+    Path fresh = write(root.resolve("fresh/metrics.json"), current("new", "2026-11-22T10:00:00Z"));
+
+    ResultsScan scan = scanner.scan(List.of(root), Set.of(known.toRealPath().toString()));
+
+    assertThat(scan.results()).extracting(ScannedResult::path).containsExactly(fresh.toRealPath());
+    assertThat(scan.problems()).isEmpty();
+    assertThat(scanner.scan(List.of(root)).problems()).singleElement().asString().startsWith(known.toRealPath().toString());
   }
 
   @Test
