@@ -8,7 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What every metric of a metrics.json means, in the words and formulas of benchmarks.md: the one
+ * What every metric of a metrics.json means, in the words and formulas of docs/metrics.md: the one
  * source the result pages, the compare table and the CSV export read labels, units, formulas and
  * the "better" direction from.
  */
@@ -21,7 +21,7 @@ final class MetricDefinitions {
    * @param key the metric's key in metrics.json (or a statistic's key)
    * @param label a short human name
    * @param unit the unit of its values, empty when it has none
-   * @param formula the definition as benchmarks.md gives it
+   * @param formula the definition as docs/metrics.md gives it
    * @param note a qualification of the formula, empty when there is none
    */
   record Definition(String key, String label, String unit, String formula, String note, Better better) {
@@ -45,27 +45,40 @@ final class MetricDefinitions {
         "t_end is when the stream finished ([DONE] or connection end)", Better.LOWER);
     metric(MetricKeys.ICG_MS, "Inter-chunk gap (ICG)", "ms", "every t_i − t_{i−1} between content chunks",
         "pooled distribution over all requests; not to be called ITL", Better.LOWER);
-    metric("ntpot_ms", "NTPOT", "ms", "E2E / N_out", "prefill included (some tools call it per-token latency)",
+    metric(MetricKeys.NTPOT_MS, "NTPOT", "ms", "E2E / N_out", "prefill included (some tools call it per-token latency)",
         Better.LOWER);
-    metric("queueing_delay_ms", "Queueing delay", "ms", "t_send − t_sched", "open-loop load models only",
+    metric(MetricKeys.QUEUEING_DELAY_MS, "Queueing delay", "ms", "t_send − t_sched", "open-loop load models only",
         Better.LOWER);
+    metric(MetricKeys.ICG_MAX_MS, "Worst stall per request", "ms", "the largest inter-chunk gap of each request", "",
+        Better.LOWER);
+    metric(MetricKeys.LATENCY_FROM_SCHEDULE_MS, "Latency from schedule", "ms", "t_end − t_sched",
+        "open-loop load models only: includes the time a request waited to be sent (coordinated omission)",
+        Better.LOWER);
+    metric(MetricKeys.WINDOW_S, "Window", "s", "last t_end − first t_send of the measured requests",
+        "the denominator of every throughput", Better.NONE);
+    metric(MetricKeys.TOTAL_PROMPT_TOKENS, "Prompt tokens", "tokens", "Σ N_in", "", Better.NONE);
+    metric(MetricKeys.TPOT_EXCLUDED, "Requests without a TPOT", "", "completed requests with N_out < 2",
+        "left out of the TPOT statistics", Better.NONE);
+    metric(MetricKeys.SLO, "SLOs", "ms", "the objectives a request had to meet to be good", "", Better.NONE);
+    metric(MetricKeys.SERVER_TIMINGS, "Engine's own timings", "ms",
+        "what the engine reports of each request (llama.cpp: prompt_ms, decode rate)", "", Better.NONE);
     metric(MetricKeys.ACHIEVED_RATE, "Achieved rate", "requests/s", "requests sent / span of their send times",
         "open-loop load models only: how close the client came to the rate asked for", Better.NONE);
-    metric("decode_rate", "Decode rate per user", "tokens/s", "1 / TPOT", "", Better.HIGHER);
+    metric(MetricKeys.DECODE_RATE_TPS, "Decode rate per user", "tokens/s", "1 / TPOT", "", Better.HIGHER);
     metric(MetricKeys.OUTPUT_TOKEN_THROUGHPUT, "Output token throughput", "tokens/s", "Σ N_out / window",
         "N_out from usage.completion_tokens, or counted chunks when token_count_source is chunks", Better.HIGHER);
     metric(MetricKeys.AVG_TPS, "Average tokens per second", "tokens/s", "Σ N_out / window",
         "the older layout's name of the output token throughput, kept readable", Better.HIGHER);
     metric(MetricKeys.REQUEST_THROUGHPUT, "Request throughput", "requests/s", "completed requests / window", "",
         Better.HIGHER);
-    metric("total_token_throughput", "Total token throughput", "tokens/s", "Σ (N_in + N_out) / window", "",
+    metric(MetricKeys.TOTAL_TOKEN_THROUGHPUT, "Total token throughput", "tokens/s", "Σ (N_in + N_out) / window", "",
         Better.HIGHER);
-    metric("goodput", "Goodput", "requests/s", "good requests / window",
+    metric(MetricKeys.GOODPUT, "Goodput", "requests/s", "good requests / window",
         "a request is good when it completed and met every SLO", Better.HIGHER);
-    metric("slo_attainment", "SLO attainment", "", "good requests / all requests sent",
+    metric(MetricKeys.SLO_ATTAINMENT, "SLO attainment", "", "good requests / all requests sent",
         "failed and timed-out requests count as misses", Better.HIGHER);
-    metric("error_count", "Errors", "", "requests that failed or timed out", "", Better.LOWER);
-    metric("error_rate", "Error rate", "", "failed requests / requests sent", "", Better.LOWER);
+    metric(MetricKeys.ERROR_COUNT, "Errors", "", "requests that failed or timed out", "", Better.LOWER);
+    metric(MetricKeys.ERROR_RATE, "Error rate", "", "failed requests / requests sent", "", Better.LOWER);
     metric(MetricKeys.TOTAL_ITERATIONS, "Requests measured", "", "requests in the window",
         "warmup requests are excluded from every statistic", Better.NONE);
     metric(MetricKeys.TOTAL_TOKENS_GENERATED, "Tokens generated", "tokens", "Σ N_out", "", Better.NONE);
