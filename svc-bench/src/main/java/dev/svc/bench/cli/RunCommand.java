@@ -52,6 +52,9 @@ import picocli.CommandLine.Option;
     description = "Benchmark a model on an engine: start it in a container (or as a local process), run a suite, write metrics.json.")
 public final class RunCommand implements Callable<Integer> {
 
+  /** What metrics.json's engine_image says of an engine benchmarked at --endpoint: this, then the URL as given. */
+  private static final String ENDPOINT_SOURCE = "endpoint:";
+
   /** With --native, the engine process's output, in the results directory. */
   public static final String ENGINE_LOG = "engine.log";
 
@@ -87,8 +90,14 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--dataset-dir", description = "Quality datasets directory (default: ~/.svc/datasets).")
   Path datasetDir;
 
-  @Option(names = "--endpoint", description = "Benchmark the engine already serving at this URL instead of starting one.")
-  URI endpoint;
+  @Option(names = "--endpoint", paramLabel = "URL", description = "Benchmark the engine already serving at this URL instead"
+      + " of starting one: http:// or https://, with a port (default 80 or 443) and the path its API sits under, e.g."
+      + " https://gpu-1:8443/llm (requests go to /llm/v1/completions; a URL ending in /v1 is not repeated).")
+  String endpoint;
+
+  @Option(names = "--ca", paramLabel = "FILE", description = "CA certificate(s) (PEM) that an https --endpoint's certificate"
+      + " must chain to, in place of the system's trusted CAs.")
+  Path ca;
 
   @Option(names = "--model-name", description = "The model's name in requests (default: the model's file name).")
   String modelName;
@@ -116,6 +125,7 @@ public final class RunCommand implements Callable<Integer> {
     EngineSpec spec;
     List<BenchmarkSettings> benchmarks;
     RunRequest request;
+    EngineTarget atEndpoint = null;
     try {
       spec = EngineCatalog.load(svcHome).find(engine).orElseThrow(() ->
           new IllegalArgumentException("Unknown engine '" + engine + "'; see svc engines list"));
@@ -131,8 +141,16 @@ public final class RunCommand implements Callable<Integer> {
       if (enginePort != null && (enginePort < 0 || enginePort > 65535)) {
         throw new IllegalArgumentException("--engine-port must be from 0 (a free port) to 65535");
       }
-      request = new RunRequest(model.toAbsolutePath().normalize(), engine, suite, only, out, autoPull, loadModel,
-          Slo.parse(slo), seed, datasetDir != null ? datasetDir : svcHome.datasets(), endpoint, force);
+      Path modelPath = model.toAbsolutePath().normalize();
+      if (endpoint != null) {
+        atEndpoint = EndpointUrl.target(endpoint, ca, modelName != null ? modelName : defaultModelName(modelPath),
+            EngineCodec.forApi(spec.api()), ENDPOINT_SOURCE + endpoint);
+      } else if (ca != null) {
+        throw new IllegalArgumentException("--ca trusts the CA of an https --endpoint; without --endpoint there is"
+            + " nothing to trust it for");
+      }
+      request = new RunRequest(modelPath, engine, suite, only, out, autoPull, loadModel, Slo.parse(slo), seed,
+          datasetDir != null ? datasetDir : svcHome.datasets(), endpoint == null ? null : URI.create(endpoint), force);
       if (endpoint == null && !Files.exists(request.model())) {
         throw new IllegalArgumentException("Model " + request.model() + " does not exist");
       }
@@ -156,9 +174,8 @@ public final class RunCommand implements Callable<Integer> {
     EngineTarget[] target = new EngineTarget[1];
     String failure = null;
     try {
-      if (endpoint != null) {
-        target[0] = new EngineTarget(endpoint.getHost(), endpoint.getPort() > 0 ? endpoint.getPort() : 80,
-            modelName != null ? modelName : defaultModelName(request.model()), EngineCodec.forApi(spec.api()), null);
+      if (atEndpoint != null) {
+        target[0] = atEndpoint;
         outcome = runner.run(target[0], benchmarks, request);
       } else {
         outcome = startingTheEngine(spec, request, benchmarks, runner, target, dir);
@@ -174,7 +191,7 @@ public final class RunCommand implements Callable<Integer> {
     JsonObject metrics = SuiteRun.metrics(request, target[0], ran, systemInfo, suite, startedAt, seconds, failure);
     JsonObject config = new JsonObject().put("model", request.model().toString()).put("engine", engine).put("suite", suite)
         .put("benchmark", request.benchmark()).put("load", load).put("slo", slo).put("seed", seed)
-        .put("dataset_dir", request.datasetDir().toString()).put("endpoint", endpoint == null ? null : endpoint.toString())
+        .put("dataset_dir", request.datasetDir().toString()).put("endpoint", endpoint)
         .put("force", force).put("auto_pull", autoPull).put("native", nativeProcess);
     RunOutput.write(dir, metrics, config, outcome == null ? java.util.Map.of() : outcome.requests());
     System.out.println("Results: " + dir);

@@ -17,10 +17,12 @@ import io.vertx.core.http.HttpClientConnection;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpConnectOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.net.PemTrustOptions;
 import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,6 +39,7 @@ public final class StreamingClient {
   private final HttpClientAgent http;
   private final String host;
   private final int port;
+  private final boolean tls;
   private final long idleTimeoutMs;
   private volatile boolean closed;
   private final boolean pooled;
@@ -47,17 +50,26 @@ public final class StreamingClient {
 
   /** A client whose requests share a pool of at most {@code maxConnections} kept-alive connections. */
   public StreamingClient(Vertx vertx, String host, int port, int maxConnections, long idleTimeoutMs) {
-    this(vertx, host, port, maxConnections, idleTimeoutMs, true, 0);
+    this(vertx, host, port, false, null, maxConnections, idleTimeoutMs, true, 0);
   }
 
-  private StreamingClient(Vertx vertx, String host, int port, int maxConnections, long idleTimeoutMs, boolean pooled,
-      int loops) {
+  private StreamingClient(Vertx vertx, String host, int port, boolean tls, String trustedCa, int maxConnections,
+      long idleTimeoutMs, boolean pooled, int loops) {
     this.vertx = vertx;
-    this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(pooled).setTcpNoDelay(true)
-            .setMaxInitialLineLength(8192).setDecompressionSupported(false),
+    HttpClientOptions options = new HttpClientOptions().setKeepAlive(pooled).setTcpNoDelay(true)
+        .setMaxInitialLineLength(8192).setDecompressionSupported(false);
+    if (tls) {
+      // the host name is checked against the certificate; without a CA of its own, the JDK's default trust
+      options.setSsl(true).setVerifyHost(true);
+      if (trustedCa != null) {
+        options.setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(trustedCa)));
+      }
+    }
+    this.http = vertx.createHttpClient(options,
         new PoolOptions().setHttp1MaxSize(maxConnections).setMaxWaitQueueSize(-1));
     this.host = host;
     this.port = port;
+    this.tls = tls;
     this.idleTimeoutMs = idleTimeoutMs;
     this.pooled = pooled;
     // the event loops in turn; made here, on the caller's thread, which must not be an event loop
@@ -80,7 +92,27 @@ public final class StreamingClient {
    * Made on a thread that is not an event loop: it waits for its contexts ({@link EventLoops}).
    */
   public static StreamingClient connectionPerRequest(Vertx vertx, String host, int port, long idleTimeoutMs) {
-    return new StreamingClient(vertx, host, port, 1, idleTimeoutMs, false, Runtime.getRuntime().availableProcessors());
+    return connectionPerRequest(vertx, host, port, false, null, idleTimeoutMs);
+  }
+
+  /**
+   * The same over TLS when {@code tls}, the server's certificate checked against its host name and
+   * chained to {@code trustedCa} (PEM CA certificates), or to the JDK's default trust when that is
+   * null. The handshake is part of opening the connection, so it never counts in a request's latency.
+   */
+  public static StreamingClient connectionPerRequest(Vertx vertx, String host, int port, boolean tls, String trustedCa,
+      long idleTimeoutMs) {
+    return new StreamingClient(vertx, host, port, tls, trustedCa, 1, idleTimeoutMs, false,
+        Runtime.getRuntime().availableProcessors());
+  }
+
+  /**
+   * Opens one connection (with its TLS handshake) and closes it: whether requests can reach the
+   * server at all. Fails with the cause (refused, unknown host, a certificate not trusted).
+   */
+  public Future<Void> reach() {
+    return OnEventLoop.call(vertx, () -> http.connect(new HttpConnectOptions().setHost(host).setPort(port))
+        .compose(HttpClientConnection::close));
   }
 
   /** Sends {@code spec}; {@code sched} is its intended send time ({@link RequestRecord#UNSCHEDULED} in closed loop). */
@@ -137,7 +169,7 @@ public final class StreamingClient {
   }
 
   private String cannotConnect(Throwable cause) {
-    return "Cannot connect to " + host + ":" + port + ": " + cause.getMessage();
+    return "Cannot connect to " + (tls ? "https://" : "") + host + ":" + port + ": " + cause.getMessage();
   }
 
   public Future<Void> close() {

@@ -28,7 +28,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.security.cert.CertificateException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * Runs a suite's benchmarks, one after another, against a healthy engine and assembles
@@ -70,15 +73,23 @@ public final class SuiteRun {
     return out;
   }
 
+  /**
+   * Runs the benchmarks against {@code engine}.
+   *
+   * @throws IllegalStateException when no connection to the engine can be opened (refused, or its
+   *     TLS certificate not trusted), with a sentence that names it; nothing was measured then
+   */
   public Outcome run(EngineTarget engine, List<BenchmarkSettings> benchmarks, RunRequest request) throws Exception {
-    compileRequestPath(vertx);
-    StreamingClient client = StreamingClient.connectionPerRequest(vertx, engine.host(), engine.port(), 300_000);
+    StreamingClient client = StreamingClient.connectionPerRequest(vertx, engine.host(), engine.port(), engine.tls(),
+        engine.trustedCa(), 300_000);
     BenchmarkExecutor executor = new BenchmarkExecutor(vertx, client,
-        (prompt, maxTokens) -> RequestSpec.streamed(engine.codec(), GenerationRequest.completion(engine.modelName(), prompt, maxTokens)),
+        (prompt, maxTokens) -> engine.streamed(GenerationRequest.completion(engine.modelName(), prompt, maxTokens)),
         memory, request.datasetDir(), request.slo(), request.seed());
     List<BenchmarkOutcome> outcomes = new ArrayList<>();
     Map<String, List<RequestRecord>> requests = new LinkedHashMap<>();
     try {
+      reach(client, engine);
+      compileRequestPath(vertx);
       for (int i = 0; i < benchmarks.size(); i++) {
         BenchmarkSettings b = benchmarks.get(i);
         progress.printf(Locale.ROOT, "[%d/%d] %s (%s, %s)%n", i + 1, benchmarks.size(), b.name(),
@@ -102,6 +113,58 @@ public final class SuiteRun {
       await(client.close());
     }
     return new Outcome(outcomes, requests);
+  }
+
+  /**
+   * One connection before anything else, so that an engine that cannot be reached fails the run in
+   * one sentence rather than in every request's error.
+   */
+  private static void reach(StreamingClient client, EngineTarget engine) throws Exception {
+    try {
+      await(client.reach());
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(unreachable(engine, e.getCause()));
+    }
+  }
+
+  /** Why no connection to the engine could be opened, and what to do about a certificate svc run does not trust. */
+  private static String unreachable(EngineTarget engine, Throwable cause) {
+    Throwable certificate = find(cause, CertificateException.class);
+    Throwable tls = find(cause, SSLException.class);
+    if (certificate != null) {
+      return "The TLS certificate of the engine at " + engine.url() + " was not accepted ("
+          + message(root(certificate)) + "). "
+          + (engine.trustedCa() == null
+              ? "If a private CA signed it, pass that CA's certificate (PEM) with --ca FILE."
+              : "It must be signed by the CA given with --ca and name the host " + engine.host() + ".");
+    }
+    if (tls != null) {
+      return "The TLS handshake with the engine at " + engine.url() + " failed (" + message(root(tls))
+          + "); does it serve https on port " + engine.port() + "?";
+    }
+    return "Cannot reach the engine at " + engine.url() + ": " + message(cause);
+  }
+
+  private static Throwable find(Throwable cause, Class<? extends Throwable> type) {
+    for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /** The first cause: the JDK's own reason (no certification path, no name matching the host), not Vert.x's wrapper. */
+  private static Throwable root(Throwable t) {
+    Throwable root = t;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root;
+  }
+
+  private static String message(Throwable t) {
+    return t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
   }
 
   /** A sweep's steps, one line each: load, request rate, output rate, TTFT p50 (none when not a sweep). */
