@@ -111,7 +111,7 @@ public final class RunOutput {
         .append("Suite `").append(metrics.getString(MetricKeys.SUITE_NAME)).append("`, ")
         .append(metrics.getBoolean(MetricKeys.PASSED, false) ? "passed" : "FAILED").append(", ")
         .append(metrics.getValue(MetricKeys.TOTAL_TIME_SECONDS)).append(" s, ")
-        .append(metrics.getString(MetricKeys.TIMESTAMP)).append(".\n\n")
+        .append(metrics.getString(MetricKeys.TIMESTAMP)).append(".").append(seed(metrics)).append("\n\n")
         .append("| benchmark | passed | headline | TTFT p50 ms | TPOT p50 ms | E2E p99 ms |\n|---|---|---|---|---|---|\n");
     for (Object o : metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray())) {
       JsonObject r = (JsonObject) o;
@@ -133,6 +133,16 @@ public final class RunOutput {
       sweep(out, (JsonObject) o);
     }
     return out.append("\n").toString();
+  }
+
+  /** The run's seed and where it came from, as a sentence after the header; empty when not recorded. */
+  private static String seed(JsonObject metrics) {
+    Object seed = metrics.getValue(MetricKeys.SEED);
+    if (seed == null) {
+      return "";
+    }
+    return metrics.getBoolean(MetricKeys.SEED_GIVEN, false) ? " Seed " + seed + " (given)."
+        : " Seed " + seed + " (drawn for this run; --seed " + seed + " sends the same prompts again).";
   }
 
   /** A swept benchmark's steps as a table; its headline row above is the max-throughput step. */

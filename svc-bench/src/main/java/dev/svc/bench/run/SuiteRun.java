@@ -141,6 +141,7 @@ public final class SuiteRun {
         .put(MetricKeys.TOTAL_BENCHMARKS, outcomes.size()).put(MetricKeys.PASSED_COUNT, passed)
         .put(MetricKeys.FAILED_COUNT, outcomes.size() - passed)
         .put(MetricKeys.TOTAL_TIME_SECONDS, Math.round(seconds * 100) / 100.0).put(MetricKeys.VALID, valid)
+        .put(MetricKeys.SEED, request.seed()).put(MetricKeys.SEED_GIVEN, request.seedGiven())
         .put(MetricKeys.RESULTS, results).put(MetricKeys.SYSTEM_INFO, systemInfo);
     if (failure != null) {
       out.put("error", failure);

@@ -32,6 +32,11 @@ public final class MetricKeys {
   public static final List<String> TOP_LEVEL = List.of(SVC_VERSION, SUITE_NAME, TIMESTAMP, ENGINE, ENGINE_IMAGE, MODEL,
       PASSED, TOTAL_BENCHMARKS, PASSED_COUNT, FAILED_COUNT, TOTAL_TIME_SECONDS, VALID, RESULTS, SYSTEM_INFO);
 
+  /** Top level, from {@code svc run}: the run's seed (the one given with --seed, else one drawn for the run). */
+  public static final String SEED = "seed";
+  /** Top level, from {@code svc run}: whether the seed was given (false: drawn at random, so prompts are new). */
+  public static final String SEED_GIVEN = "seed_given";
+
   /** Top-level marker ({@code true}) of a document the test-agent simulator made up; never in a measurement. */
   public static final String SIMULATED = "simulated";
 
@@ -54,7 +59,6 @@ public final class MetricKeys {
 
   /** The keys of a result's {@code load}. */
   public static final List<String> LOAD_KEYS = List.of(LOAD_MODE, LOAD_SEED, LOAD_WARMUP_REQUESTS);
-
   // --- performance metrics ---
 
   public static final String AVG_TPS = "avg_tps";
