@@ -85,6 +85,11 @@ public final class RunCommand implements Callable<Integer> {
       + " prompts (default: one drawn for each run, so that its prompts are new to the engine; metrics.json records it).")
   Long givenSeed;
 
+  @Option(names = "--prefix-tokens", paramLabel = "N", description = "Open every prompt of the performance benchmarks with"
+      + " the same N words (about one token each), as chat traffic with a shared system prompt does; replaces the"
+      + " suite's prefix_tokens (default: the suite's, else 0: every prompt new).")
+  Integer prefixTokens;
+
   @Option(names = "--dataset-dir", description = "Quality datasets directory (default: ~/.svc/datasets).")
   Path datasetDir;
 
@@ -126,7 +131,10 @@ public final class RunCommand implements Callable<Integer> {
       String only = benchmark == null ? null : Benchmarks.canonical(benchmark).orElseThrow(() ->
           new IllegalArgumentException("Unknown benchmark '" + benchmark + "'"));
       LoadModel loadModel = load == null ? null : LoadModel.parse(load);
-      benchmarks = SuiteRun.select(chosen, only, loadModel);
+      if (prefixTokens != null && (prefixTokens < 0 || prefixTokens > BenchmarkSettings.MAX_PREFIX_TOKENS)) {
+        throw new IllegalArgumentException("--prefix-tokens must be from 0 to " + BenchmarkSettings.MAX_PREFIX_TOKENS);
+      }
+      benchmarks = SuiteRun.select(chosen, only, loadModel, prefixTokens);
       if (nativeProcess) {
         requireNativeCombination(spec);
       }
@@ -180,7 +188,7 @@ public final class RunCommand implements Callable<Integer> {
         .put("benchmark", request.benchmark()).put("load", load).put("slo", slo).put("seed", seed)
         .put("dataset_dir", request.datasetDir().toString()).put("endpoint", endpoint == null ? null : endpoint.toString())
         .put("force", force).put("auto_pull", autoPull).put("native", nativeProcess);
-    config.put("seed_given", request.seedGiven());
+    config.put("seed_given", request.seedGiven()).put("prefix_tokens", prefixTokens);
     RunOutput.write(dir, metrics, config, outcome == null ? java.util.Map.of() : outcome.requests());
     System.out.println("Results: " + dir);
     return SuiteRun.passed(ran, failure) ? 0 : 1;

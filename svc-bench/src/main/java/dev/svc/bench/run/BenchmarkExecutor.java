@@ -71,7 +71,7 @@ public final class BenchmarkExecutor {
     // one prompt per request, warmup included, so that none repeats within the run (a sweep's steps included)
     boolean sweep = settings.load().mode() == LoadModel.Mode.SWEEP;
     Prompts prompts = Prompts.forBenchmark(seed, settings.name(),
-        settings.iterations() * (sweep ? Sweep.MAX_STEPS : 1) + settings.warmupRequests());
+        settings.iterations() * (sweep ? Sweep.MAX_STEPS : 1) + settings.warmupRequests(), settings.prefixTokens());
     IntFunction<RequestSpec> build = i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)
         : requests.request(prompts.get(i), settings.maxTokens());
     LoadRunner runner = new LoadRunner(vertx, client, progress);
@@ -117,7 +117,8 @@ public final class BenchmarkExecutor {
     boolean passed = errors.isEmpty();
     boolean valid = measured.invalidReason() == null;
     JsonObject result = entry(settings.name(), passed, metrics, errors)
-        .put(MetricKeys.LOAD, load(settings).put("prompts_hash", prompts.hash()))
+        .put(MetricKeys.LOAD, load(settings).put(MetricKeys.LOAD_PROMPTS_HASH, prompts.hash())
+            .put(MetricKeys.LOAD_PREFIX_TOKENS, settings.prefixTokens()))
         .put(MetricKeys.VALID, valid);
     if (measured.invalidReason() != null) {
       result.put(MetricKeys.INVALID_REASON, measured.invalidReason());

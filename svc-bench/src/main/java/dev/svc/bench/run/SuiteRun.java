@@ -57,10 +57,19 @@ public final class SuiteRun {
 
   /** The benchmarks of {@code suite} to run: all of them, or the one {@code only} names. */
   public static List<BenchmarkSettings> select(Suite suite, String only, LoadModel load) {
+    return select(suite, only, load, null);
+  }
+
+  /**
+   * The same; {@code load} and {@code prefixTokens} (each when not null) replace the settings of
+   * every performance benchmark.
+   */
+  public static List<BenchmarkSettings> select(Suite suite, String only, LoadModel load, Integer prefixTokens) {
     List<BenchmarkSettings> out = new ArrayList<>();
     for (BenchmarkSettings b : suite.benchmarks()) {
       if (only == null || b.name().equals(only)) {
-        out.add(load != null && !b.quality() ? b.withLoad(load) : b);
+        BenchmarkSettings chosen = load != null && !b.quality() ? b.withLoad(load) : b;
+        out.add(prefixTokens != null && !b.quality() ? chosen.withPrefixTokens(prefixTokens) : chosen);
       }
     }
     if (out.isEmpty()) {

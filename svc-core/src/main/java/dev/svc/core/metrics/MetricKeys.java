@@ -59,6 +59,14 @@ public final class MetricKeys {
 
   /** The keys of a result's {@code load}. */
   public static final List<String> LOAD_KEYS = List.of(LOAD_MODE, LOAD_SEED, LOAD_WARMUP_REQUESTS);
+  /** In a performance benchmark's {@code load}: SHA-256 of its prompts in order, first 16 hex digits. */
+  public static final String LOAD_PROMPTS_HASH = "prompts_hash";
+  /**
+   * In a performance benchmark's {@code load}: the words every prompt of the run opens with (a
+   * shared prefix, about one token each), 0 when prompts share nothing.
+   */
+  public static final String LOAD_PREFIX_TOKENS = "prefix_tokens";
+
   // --- performance metrics ---
 
   public static final String AVG_TPS = "avg_tps";
