@@ -7,6 +7,7 @@ import dev.svc.bench.hardware.MemoryTracker;
 import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
+import dev.svc.bench.measure.PromptCache;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.measure.RunMetrics;
 import dev.svc.bench.measure.Slo;
@@ -101,13 +102,15 @@ public final class BenchmarkExecutor {
   }
 
   /**
-   * The entry of a performance benchmark. GPU memory covers the whole load; the warmup benchmark's
-   * stabilisation point is that of its first {@code iterations} requests (a sweep's sequential step).
+   * The entry of a performance benchmark. GPU memory and the prompt cache cover the whole load (a
+   * sweep's steps together); the warmup benchmark's stabilisation point is that of its first
+   * {@code iterations} requests (a sweep's sequential step).
    */
   private BenchmarkOutcome performanceResult(BenchmarkSettings settings, Prompts prompts, Measurement measured,
       MemoryTrace trace) {
     List<RequestRecord> records = measured.records();
-    JsonObject metrics = measured.metrics().put(MetricKeys.GPU_MEMORY, trace.toJson());
+    PromptCache cache = PromptCache.of(records);
+    JsonObject metrics = cache.into(measured.metrics().put(MetricKeys.GPU_MEMORY, trace.toJson()));
     if (settings.name().equals("warmup")) {
       metrics.put(MetricKeys.STABILIZATION_ITERATION, Stabilization.iteration(records.subList(0, settings.iterations())
           .stream().mapToDouble(RequestRecord::e2eMs).toArray()));

@@ -184,7 +184,8 @@ public final class SuiteRun {
       return headline.isEmpty() ? "" : " — " + headline;
     }
     JsonObject ttft = m.getJsonObject(MetricKeys.TTFT_MS);
-    return " — " + headline + ", TTFT p50 " + (ttft == null ? "n/a" : ttft.getValue(MetricKeys.P50)) + " ms";
+    return " — " + headline + ", TTFT p50 " + (ttft == null ? "n/a" : ttft.getValue(MetricKeys.P50)) + " ms, cache hits "
+        + RunOutput.cacheHits(m);
   }
 
   static <T> T await(Future<T> future) throws Exception {

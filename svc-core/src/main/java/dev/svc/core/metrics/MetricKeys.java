@@ -108,6 +108,17 @@ public final class MetricKeys {
   public static final String SLO = "slo";
   /** The engine's own timings where it reports them (llama.cpp): prompt_ms and decode_rate_tps distributions. */
   public static final String SERVER_TIMINGS = "server_timings";
+  /**
+   * Σ prompt tokens the engine took from its prompt cache, over the measured requests that reported
+   * it (llama.cpp, vLLM with prompt token details); {@code null} when none did. Per request in
+   * requests.jsonl.gz.
+   */
+  public static final String CACHED_PROMPT_TOKENS = "cached_prompt_tokens";
+  /**
+   * cached_prompt_tokens / Σ prompt tokens of the same requests (0..1); {@code null} when no request
+   * reported its cached tokens.
+   */
+  public static final String CACHE_HIT_FRACTION = "cache_hit_fraction";
   /** The achieved request rate of an open-loop run: requests sent / span of their send times. */
   public static final String ACHIEVED_RATE = "achieved_rate";
 
