@@ -184,8 +184,10 @@ public final class SuiteRun {
       return headline.isEmpty() ? "" : " — " + headline;
     }
     JsonObject ttft = m.getJsonObject(MetricKeys.TTFT_MS);
-    return " — " + headline + ", TTFT p50 " + (ttft == null ? "n/a" : ttft.getValue(MetricKeys.P50)) + " ms, cache hits "
-        + RunOutput.cacheHits(m);
+    String line = " — " + headline + ", TTFT p50 " + (ttft == null ? "n/a" : ttft.getValue(MetricKeys.P50))
+        + " ms, cache hits " + RunOutput.cacheHits(m);
+    return result.getBoolean(MetricKeys.VALID, true) ? line
+        : line + "\n      INVALID: " + result.getString(MetricKeys.INVALID_REASON);
   }
 
   static <T> T await(Future<T> future) throws Exception {
