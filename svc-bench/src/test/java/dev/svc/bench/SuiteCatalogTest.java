@@ -7,6 +7,7 @@ import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.suite.BenchmarkSettings;
 import dev.svc.bench.suite.Suite;
 import dev.svc.bench.suite.SuiteCatalog;
+import dev.svc.bench.run.SuiteRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -58,7 +59,24 @@ class SuiteCatalogTest {
   }
 
   @Test
+  void aPerformanceBenchmarkMayShareAPrefixAndTheRunsOptionReplacesIt() throws Exception {
+    Files.writeString(dir.resolve("chat.yaml"), "benchmarks:\n  gsm8k:\n  throughput:\n    prefix_tokens: 500\n"
+        + "  latency:\n");
+    Suite chat = SuiteCatalog.load(dir).suite("chat").orElseThrow();
+    assertThat(chat.benchmarks()).extracting(BenchmarkSettings::prefixTokens).containsExactly(0, 500, 0);
+
+    assertThat(SuiteRun.select(chat, null, null, 64)).extracting(BenchmarkSettings::prefixTokens).containsExactly(0, 64, 64);
+    assertThat(SuiteRun.select(chat, null, null, 0)).extracting(BenchmarkSettings::prefixTokens).containsExactly(0, 0, 0);
+    assertThat(SuiteRun.select(chat, "throughput", LoadModel.concurrency(2), null).get(0))
+        .isEqualTo(new BenchmarkSettings("throughput", BenchmarkSettings.DEFAULT_ITERATIONS,
+            BenchmarkSettings.DEFAULT_MAX_TOKENS, LoadModel.concurrency(2), BenchmarkSettings.DEFAULT_WARMUP_REQUESTS, 0, 500));
+  }
+
+  @Test
   void badFilesAreRefusedNamingTheProblem() throws Exception {
+    assertRefused("benchmarks:\n  mmlu:\n    prefix_tokens: 10\n", "prefix_tokens shapes the prompts of performance"
+        + " benchmarks; mmlu asks its dataset's questions as they are");
+    assertRefused("benchmarks:\n  latency:\n    prefix_tokens: -1\n", "prefix_tokens of latency must be from 0 to 1000000");
     assertRefused("benchmarks:\n  mmlu:\n    load: sweep\n", "mmlu: a sweep measures performance");
     assertRefused("benchmarks:\n  speed:\n", "unknown benchmark 'speed'");
     assertRefused("benchmarks:\n  latency:\n    iteration: 3\n", "unknown setting 'iteration' of latency");

@@ -84,8 +84,14 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--slo", description = "Objectives for goodput, e.g. ttft_ms=500,tpot_ms=30.")
   String slo;
 
-  @Option(names = "--seed", defaultValue = "42", description = "Seed of prompts and arrival times (default: ${DEFAULT-VALUE}).")
-  long seed;
+  @Option(names = "--seed", description = "Seed of prompts and arrival times: a run given the same seed sends the same"
+      + " prompts (default: one drawn for each run, so that its prompts are new to the engine; metrics.json records it).")
+  Long givenSeed;
+
+  @Option(names = "--prefix-tokens", paramLabel = "N", description = "Open every prompt of the performance benchmarks with"
+      + " the same N words (about one token each), as chat traffic with a shared system prompt does; replaces the"
+      + " suite's prefix_tokens (default: the suite's, else 0: every prompt new).")
+  Integer prefixTokens;
 
   @Option(names = "--dataset-dir", description = "Quality datasets directory (default: ~/.svc/datasets).")
   Path datasetDir;
@@ -121,6 +127,7 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     // the Docker transport's retry notices (INFO) would land in the test's log, among the run's own lines
     System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.apache.hc", "warn");
+    long seed = givenSeed != null ? givenSeed : RunRequest.randomSeed();
     SvcHome svcHome = home != null ? new SvcHome(home) : SvcHome.defaultHome();
     EngineSpec spec;
     List<BenchmarkSettings> benchmarks;
@@ -134,7 +141,10 @@ public final class RunCommand implements Callable<Integer> {
       String only = benchmark == null ? null : Benchmarks.canonical(benchmark).orElseThrow(() ->
           new IllegalArgumentException("Unknown benchmark '" + benchmark + "'"));
       LoadModel loadModel = load == null ? null : LoadModel.parse(load);
-      benchmarks = SuiteRun.select(chosen, only, loadModel);
+      if (prefixTokens != null && (prefixTokens < 0 || prefixTokens > BenchmarkSettings.MAX_PREFIX_TOKENS)) {
+        throw new IllegalArgumentException("--prefix-tokens must be from 0 to " + BenchmarkSettings.MAX_PREFIX_TOKENS);
+      }
+      benchmarks = SuiteRun.select(chosen, only, loadModel, prefixTokens);
       if (nativeProcess) {
         requireNativeCombination(spec);
       }
@@ -150,7 +160,8 @@ public final class RunCommand implements Callable<Integer> {
             + " nothing to trust it for");
       }
       request = new RunRequest(modelPath, engine, suite, only, out, autoPull, loadModel, Slo.parse(slo), seed,
-          datasetDir != null ? datasetDir : svcHome.datasets(), endpoint == null ? null : URI.create(endpoint), force);
+          datasetDir != null ? datasetDir : svcHome.datasets(), endpoint == null ? null : URI.create(endpoint), force,
+          givenSeed != null);
       if (endpoint == null && !Files.exists(request.model())) {
         throw new IllegalArgumentException("Model " + request.model() + " does not exist");
       }
@@ -159,6 +170,8 @@ public final class RunCommand implements Callable<Integer> {
       return 2;
     }
 
+    System.out.println(request.seedGiven() ? "Seed " + seed
+        : "Seed " + seed + " (drawn for this run; --seed " + seed + " sends the same prompts again)");
     Path dir = out != null ? out : svcHome.results().resolve(safe(request.model().getFileName().toString()))
         .resolve(engine).resolve(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").format(ZonedDateTime.now(ZoneOffset.UTC)));
     NvidiaSmi smi = NvidiaSmi.system();
@@ -193,6 +206,7 @@ public final class RunCommand implements Callable<Integer> {
         .put("benchmark", request.benchmark()).put("load", load).put("slo", slo).put("seed", seed)
         .put("dataset_dir", request.datasetDir().toString()).put("endpoint", endpoint)
         .put("force", force).put("auto_pull", autoPull).put("native", nativeProcess);
+    config.put("seed_given", request.seedGiven()).put("prefix_tokens", prefixTokens);
     RunOutput.write(dir, metrics, config, outcome == null ? java.util.Map.of() : outcome.requests());
     System.out.println("Results: " + dir);
     return SuiteRun.passed(ran, failure) ? 0 : 1;

@@ -24,8 +24,9 @@ final class CodecDecoder implements StreamDecoder {
     }
     Integer prompt = chunk.usage() == null ? null : chunk.usage().promptTokens();
     Integer completion = chunk.usage() == null ? null : chunk.usage().completionTokens();
-    return new Chunk(chunk.text(), prompt == null ? -1 : prompt, completion == null ? -1 : completion, chunk.done(),
-        chunk.error(), chunk.timings());
+    Integer cached = chunk.usage() == null ? null : chunk.usage().cachedPromptTokens();
+    return new Chunk(chunk.text(), prompt == null ? -1 : prompt, completion == null ? -1 : completion,
+        cached == null ? -1 : cached, chunk.done(), chunk.error(), chunk.timings());
   }
 
   @Override

@@ -21,7 +21,7 @@ final class OpenAiDecoder implements StreamDecoder {
     TokenUsage usage = response.usage();
     Integer prompt = usage == null ? null : usage.promptTokens();
     Integer completion = usage == null ? null : usage.completionTokens();
-    return new Chunk(response.text(), prompt == null ? -1 : prompt, completion == null ? -1 : completion, true, null,
+    return new Chunk(response.text(), prompt == null ? -1 : prompt, completion == null ? -1 : completion, -1, true, null,
         null);
   }
 }

@@ -14,10 +14,12 @@ public interface StreamDecoder {
 
   /**
    * What one line said: generated {@code text} (may be empty), the server's token counts when it
-   * gave them ({@code -1} otherwise), whether the stream is finished, the engine's error and its own
-   * timings of the request, if any.
+   * gave them ({@code -1} otherwise: the prompt's, the answer's, and the prompt's tokens it took
+   * from its prompt cache), whether the stream is finished, the engine's error and its own timings
+   * of the request, if any.
    */
-  record Chunk(String text, int promptTokens, int completionTokens, boolean done, String error, ServerTimings timings) {
+  record Chunk(String text, int promptTokens, int completionTokens, int cachedPromptTokens, boolean done, String error,
+      ServerTimings timings) {
     public boolean hasUsage() {
       return completionTokens >= 0;
     }

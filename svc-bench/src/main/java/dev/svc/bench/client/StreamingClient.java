@@ -194,6 +194,7 @@ public final class StreamingClient {
     private long arrival;
     private int promptTokens = -1;
     private int completionTokens = -1;
+    private int cachedPromptTokens = RequestRecord.UNKNOWN;
     private boolean done;
     private ServerTimings timings;
 
@@ -298,7 +299,10 @@ public final class StreamingClient {
       }
       if (chunk.hasUsage()) {
         completionTokens = chunk.completionTokens();
-        promptTokens = Math.max(promptTokens, chunk.promptTokens());
+      }
+      promptTokens = Math.max(promptTokens, chunk.promptTokens());
+      if (chunk.cachedPromptTokens() >= 0) {
+        cachedPromptTokens = chunk.cachedPromptTokens();
       }
     }
 
@@ -309,7 +313,7 @@ public final class StreamingClient {
       boolean usage = completionTokens >= 0;
       promise.complete(new RequestRecord(sched, send, Arrays.copyOf(chunks, chunkCount), end,
           usage ? completionTokens : chunkCount, Math.max(0, promptTokens),
-          usage ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), null, timings));
+          usage ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), null, timings, cachedPromptTokens));
     }
 
     void fail(String error) {
@@ -319,7 +323,8 @@ public final class StreamingClient {
       long now = System.nanoTime();
       promise.complete(new RequestRecord(sched, send < 0 ? now : send, Arrays.copyOf(chunks, chunkCount), now,
           completionTokens >= 0 ? completionTokens : chunkCount, Math.max(0, promptTokens),
-          completionTokens >= 0 ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), error));
+          completionTokens >= 0 ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), error, null,
+          cachedPromptTokens));
     }
 
     private static String abbreviate(String body) {

@@ -7,17 +7,26 @@ import dev.svc.engines.codec.ServerTimings;
  * on one clock; {@code sched} is {@link #UNSCHEDULED} in closed-loop modes. {@code chunks} are the
  * arrival times of the chunks that carried generated text, in order. A failed request has an
  * {@code error} and whatever times it reached. {@code server} holds the engine's own timings of
- * the request where it reports them (llama.cpp), otherwise null.
+ * the request where it reports them (llama.cpp), otherwise null. {@code cachedPromptTokens} are the
+ * tokens of its prompt the engine took from its prompt cache, {@link #UNKNOWN} when it did not say.
  */
 public record RequestRecord(long sched, long send, long[] chunks, long end, int outputTokens, int promptTokens,
-    TokenSource tokenSource, String text, String error, ServerTimings server) {
+    TokenSource tokenSource, String text, String error, ServerTimings server, int cachedPromptTokens) {
 
   public static final long UNSCHEDULED = Long.MIN_VALUE;
+  /** {@code cachedPromptTokens} of a request whose engine did not say how much of its prompt was cached. */
+  public static final int UNKNOWN = -1;
 
-  /** A request the engine gave no timings for. */
+  /** A request the engine gave no timings and no cached prompt tokens for. */
   public RequestRecord(long sched, long send, long[] chunks, long end, int outputTokens, int promptTokens,
       TokenSource tokenSource, String text, String error) {
     this(sched, send, chunks, end, outputTokens, promptTokens, tokenSource, text, error, null);
+  }
+
+  /** A request the engine gave no cached prompt tokens for. */
+  public RequestRecord(long sched, long send, long[] chunks, long end, int outputTokens, int promptTokens,
+      TokenSource tokenSource, String text, String error, ServerTimings server) {
+    this(sched, send, chunks, end, outputTokens, promptTokens, tokenSource, text, error, server, UNKNOWN);
   }
 
   /** Where a request's token counts came from. */
@@ -34,6 +43,11 @@ public record RequestRecord(long sched, long send, long[] chunks, long end, int 
 
   public boolean scheduled() {
     return sched != UNSCHEDULED;
+  }
+
+  /** Whether the engine said how many of the prompt's tokens came from its prompt cache. */
+  public boolean cacheReported() {
+    return cachedPromptTokens != UNKNOWN;
   }
 
   /** t_first: the first chunk with generated text, or -1 when none came. */

@@ -92,6 +92,7 @@ public final class RunOutput {
         .put("t_sched_ms", r.scheduled() ? ms(r.sched() - origin) : null).put("t_send_ms", ms(r.send() - origin))
         .put("t_end_ms", ms(r.end() - origin)).put("chunks_ms", chunks)
         .put("output_tokens", r.outputTokens()).put("prompt_tokens", r.promptTokens())
+        .put(MetricKeys.CACHED_PROMPT_TOKENS, r.cacheReported() ? r.cachedPromptTokens() : null)
         .put("token_count_source", r.tokenSource().name().toLowerCase(Locale.ROOT));
     if (r.server() != null) {
       // the engine's own account of this request, in llama.cpp's names, to set beside the client's times
@@ -111,8 +112,9 @@ public final class RunOutput {
         .append("Suite `").append(metrics.getString(MetricKeys.SUITE_NAME)).append("`, ")
         .append(metrics.getBoolean(MetricKeys.PASSED, false) ? "passed" : "FAILED").append(", ")
         .append(metrics.getValue(MetricKeys.TOTAL_TIME_SECONDS)).append(" s, ")
-        .append(metrics.getString(MetricKeys.TIMESTAMP)).append(".\n\n")
-        .append("| benchmark | passed | headline | TTFT p50 ms | TPOT p50 ms | E2E p99 ms |\n|---|---|---|---|---|---|\n");
+        .append(metrics.getString(MetricKeys.TIMESTAMP)).append(".").append(seed(metrics)).append("\n\n")
+        .append("| benchmark | passed | headline | TTFT p50 ms | TPOT p50 ms | E2E p99 ms | cache hits |\n")
+        .append("|---|---|---|---|---|---|---|\n");
     for (Object o : metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray())) {
       JsonObject r = (JsonObject) o;
       JsonObject m = r.getJsonObject(MetricKeys.METRICS, new JsonObject());
@@ -120,7 +122,8 @@ public final class RunOutput {
       out.append("| ").append(r.getString(MetricKeys.TEST_NAME)).append(" | ")
           .append(r.getBoolean(MetricKeys.PASSED, false) ? "yes" : "**no**").append(" | ").append(headline).append(" | ")
           .append(stat(m, MetricKeys.TTFT_MS, MetricKeys.P50)).append(" | ").append(stat(m, MetricKeys.TPOT_MS, MetricKeys.P50))
-          .append(" | ").append(stat(m, MetricKeys.E2E_MS, MetricKeys.P99)).append(" |\n");
+          .append(" | ").append(stat(m, MetricKeys.E2E_MS, MetricKeys.P99)).append(" | ").append(cacheHits(m))
+          .append(" |\n");
       for (Object error : r.getJsonArray(MetricKeys.ERRORS, new JsonArray())) {
         out.append("\n- ").append(r.getString(MetricKeys.TEST_NAME)).append(": ").append(error);
       }
@@ -133,6 +136,28 @@ public final class RunOutput {
       sweep(out, (JsonObject) o);
     }
     return out.append("\n").toString();
+  }
+
+  /** The run's seed and where it came from, as a sentence after the header; empty when not recorded. */
+  private static String seed(JsonObject metrics) {
+    Object seed = metrics.getValue(MetricKeys.SEED);
+    if (seed == null) {
+      return "";
+    }
+    return metrics.getBoolean(MetricKeys.SEED_GIVEN, false) ? " Seed " + seed + " (given)."
+        : " Seed " + seed + " (drawn for this run; --seed " + seed + " sends the same prompts again).";
+  }
+
+  /**
+   * A benchmark's cache-hit fraction as a percentage: "unknown" when the engine did not report
+   * its cached prompt tokens, empty for a benchmark without prompts of svc's (quality).
+   */
+  static String cacheHits(JsonObject metrics) {
+    if (!metrics.containsKey(MetricKeys.CACHE_HIT_FRACTION)) {
+      return "";
+    }
+    Object fraction = metrics.getValue(MetricKeys.CACHE_HIT_FRACTION);
+    return fraction instanceof Number n ? String.format(Locale.ROOT, "%.1f %%", n.doubleValue() * 100) : "unknown";
   }
 
   /** A swept benchmark's steps as a table; its headline row above is the max-throughput step. */

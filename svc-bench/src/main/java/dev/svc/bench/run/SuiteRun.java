@@ -60,10 +60,19 @@ public final class SuiteRun {
 
   /** The benchmarks of {@code suite} to run: all of them, or the one {@code only} names. */
   public static List<BenchmarkSettings> select(Suite suite, String only, LoadModel load) {
+    return select(suite, only, load, null);
+  }
+
+  /**
+   * The same; {@code load} and {@code prefixTokens} (each when not null) replace the settings of
+   * every performance benchmark.
+   */
+  public static List<BenchmarkSettings> select(Suite suite, String only, LoadModel load, Integer prefixTokens) {
     List<BenchmarkSettings> out = new ArrayList<>();
     for (BenchmarkSettings b : suite.benchmarks()) {
       if (only == null || b.name().equals(only)) {
-        out.add(load != null && !b.quality() ? b.withLoad(load) : b);
+        BenchmarkSettings chosen = load != null && !b.quality() ? b.withLoad(load) : b;
+        out.add(prefixTokens != null && !b.quality() ? chosen.withPrefixTokens(prefixTokens) : chosen);
       }
     }
     if (out.isEmpty()) {
@@ -204,6 +213,7 @@ public final class SuiteRun {
         .put(MetricKeys.TOTAL_BENCHMARKS, outcomes.size()).put(MetricKeys.PASSED_COUNT, passed)
         .put(MetricKeys.FAILED_COUNT, outcomes.size() - passed)
         .put(MetricKeys.TOTAL_TIME_SECONDS, Math.round(seconds * 100) / 100.0).put(MetricKeys.VALID, valid)
+        .put(MetricKeys.SEED, request.seed()).put(MetricKeys.SEED_GIVEN, request.seedGiven())
         .put(MetricKeys.RESULTS, results).put(MetricKeys.SYSTEM_INFO, systemInfo);
     if (failure != null) {
       out.put("error", failure);
@@ -237,7 +247,10 @@ public final class SuiteRun {
       return headline.isEmpty() ? "" : " — " + headline;
     }
     JsonObject ttft = m.getJsonObject(MetricKeys.TTFT_MS);
-    return " — " + headline + ", TTFT p50 " + (ttft == null ? "n/a" : ttft.getValue(MetricKeys.P50)) + " ms";
+    String line = " — " + headline + ", TTFT p50 " + (ttft == null ? "n/a" : ttft.getValue(MetricKeys.P50))
+        + " ms, cache hits " + RunOutput.cacheHits(m);
+    return result.getBoolean(MetricKeys.VALID, true) ? line
+        : line + "\n      INVALID: " + result.getString(MetricKeys.INVALID_REASON);
   }
 
   static <T> T await(Future<T> future) throws Exception {

@@ -46,7 +46,7 @@ class OpenAiResponseTest {
   void theDecoderGivesMinusOneForACountNotGiven() {
     StreamDecoder.Chunk chunk = new OpenAiDecoder().whole(new JsonObject("{\"choices\":[{\"text\":\"a\"}],"
         + "\"usage\":{\"completion_tokens\":1}}"));
-    assertThat(chunk).isEqualTo(new StreamDecoder.Chunk("a", -1, 1, true, null, null));
+    assertThat(chunk).isEqualTo(new StreamDecoder.Chunk("a", -1, 1, -1, true, null, null));
   }
 
   @ParameterizedTest

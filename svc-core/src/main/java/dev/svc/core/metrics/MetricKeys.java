@@ -32,6 +32,11 @@ public final class MetricKeys {
   public static final List<String> TOP_LEVEL = List.of(SVC_VERSION, SUITE_NAME, TIMESTAMP, ENGINE, ENGINE_IMAGE, MODEL,
       PASSED, TOTAL_BENCHMARKS, PASSED_COUNT, FAILED_COUNT, TOTAL_TIME_SECONDS, VALID, RESULTS, SYSTEM_INFO);
 
+  /** Top level, from {@code svc run}: the run's seed (the one given with --seed, else one drawn for the run). */
+  public static final String SEED = "seed";
+  /** Top level, from {@code svc run}: whether the seed was given (false: drawn at random, so prompts are new). */
+  public static final String SEED_GIVEN = "seed_given";
+
   /** Top-level marker ({@code true}) of a document the test-agent simulator made up; never in a measurement. */
   public static final String SIMULATED = "simulated";
 
@@ -54,6 +59,13 @@ public final class MetricKeys {
 
   /** The keys of a result's {@code load}. */
   public static final List<String> LOAD_KEYS = List.of(LOAD_MODE, LOAD_SEED, LOAD_WARMUP_REQUESTS);
+  /** In a performance benchmark's {@code load}: SHA-256 of its prompts in order, first 16 hex digits. */
+  public static final String LOAD_PROMPTS_HASH = "prompts_hash";
+  /**
+   * In a performance benchmark's {@code load}: the words every prompt of the run opens with (a
+   * shared prefix, about one token each), 0 when prompts share nothing.
+   */
+  public static final String LOAD_PREFIX_TOKENS = "prefix_tokens";
 
   // --- performance metrics ---
 
@@ -96,6 +108,17 @@ public final class MetricKeys {
   public static final String SLO = "slo";
   /** The engine's own timings where it reports them (llama.cpp): prompt_ms and decode_rate_tps distributions. */
   public static final String SERVER_TIMINGS = "server_timings";
+  /**
+   * Σ prompt tokens the engine took from its prompt cache, over the measured requests that reported
+   * it (llama.cpp, vLLM with prompt token details); {@code null} when none did. Per request in
+   * requests.jsonl.gz.
+   */
+  public static final String CACHED_PROMPT_TOKENS = "cached_prompt_tokens";
+  /**
+   * cached_prompt_tokens / Σ prompt tokens of the same requests (0..1); {@code null} when no request
+   * reported its cached tokens.
+   */
+  public static final String CACHE_HIT_FRACTION = "cache_hit_fraction";
   /** The achieved request rate of an open-loop run: requests sent / span of their send times. */
   public static final String ACHIEVED_RATE = "achieved_rate";
 

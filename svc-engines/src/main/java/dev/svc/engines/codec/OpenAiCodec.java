@@ -9,7 +9,9 @@ import java.io.IOException;
 /**
  * OpenAI-compatible streaming ({@code /v1/completions}, {@code /v1/chat/completions}), spoken by
  * vLLM and llama.cpp: server-sent events whose data is a JSON chunk, then {@code [DONE]}. Usage is
- * requested with {@code stream_options.include_usage} and arrives in a chunk of its own.
+ * requested with {@code stream_options.include_usage} and arrives in a chunk of its own. The prompt
+ * tokens an engine took from its prompt cache come from {@code usage.prompt_tokens_details.cached_tokens}
+ * (vLLM, llama.cpp), else from llama.cpp's {@code timings.cache_n}.
  */
 final class OpenAiCodec implements EngineCodec {
 
@@ -66,7 +68,7 @@ final class OpenAiCodec implements EngineCodec {
     String text = "";
     JsonNode error = null;
     TokenUsage usage = null;
-    ServerTimings timings = null;
+    Timings timings = null;
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       String field = parser.currentName();
       parser.nextToken();
@@ -82,7 +84,23 @@ final class OpenAiCodec implements EngineCodec {
       String message = error.isTextual() ? error.textValue() : Json.text(error, "message");
       return StreamChunk.error(message != null ? message : error.toString());
     }
-    return new StreamChunk(text, usage, false, null, timings);
+    return new StreamChunk(text, withCache(usage, timings), false, null, timings == null ? null : timings.server());
+  }
+
+  /**
+   * The usage, its cached prompt tokens taken from llama.cpp's timings where {@code usage} does not
+   * give them (older llama.cpp builds send only {@code cache_n}); with timings alone, a usage of the
+   * prompt (cached and computed tokens) and its cached part.
+   */
+  private static TokenUsage withCache(TokenUsage usage, Timings timings) {
+    if (timings == null || timings.cached() == null || (usage != null && usage.cachedPromptTokens() != null)) {
+      return usage;
+    }
+    if (usage != null) {
+      return new TokenUsage(usage.promptTokens(), usage.completionTokens(), timings.cached());
+    }
+    Integer prompt = timings.computed() == null ? null : timings.computed() + timings.cached();
+    return new TokenUsage(prompt, null, timings.cached());
   }
 
   /** The text of the first choice ({@code delta.content} in chat, {@code text} otherwise); empty when it has none. */
@@ -125,7 +143,10 @@ final class OpenAiCodec implements EngineCodec {
     return out;
   }
 
-  /** The usage object's token counts (each null when absent or not an integer); null when it is not an object. */
+  /**
+   * The usage object's token counts (each null when absent or not a non-negative integer), with
+   * {@code prompt_tokens_details.cached_tokens}; null when it is not an object.
+   */
   private static TokenUsage usage(JsonParser parser) throws IOException {
     if (parser.currentToken() != JsonToken.START_OBJECT) {
       parser.skipChildren();
@@ -133,22 +154,56 @@ final class OpenAiCodec implements EngineCodec {
     }
     Integer prompt = null;
     Integer completion = null;
+    Integer cached = null;
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       String field = parser.currentName();
-      JsonToken value = parser.nextToken();
-      Integer number = value == JsonToken.VALUE_NUMBER_INT ? parser.getNumberValue().intValue() : null;
-      parser.skipChildren();
-      if (field.equals("prompt_tokens")) {
-        prompt = number;
-      } else if (field.equals("completion_tokens")) {
-        completion = number;
+      parser.nextToken();
+      switch (field) {
+        case "prompt_tokens" -> prompt = count(parser);
+        case "completion_tokens" -> completion = count(parser);
+        case "prompt_tokens_details" -> cached = cachedTokens(parser);
+        default -> { }
       }
+      parser.skipChildren();
     }
-    return new TokenUsage(prompt, completion);
+    return new TokenUsage(prompt, completion, cached);
   }
 
-  /** llama.cpp's {@code timings} (prompt_ms, predicted_ms, predicted_n), when all three are numbers. */
-  private static ServerTimings timings(JsonParser parser) throws IOException {
+  /** {@code cached_tokens} of the details object the parser is at; null when absent or not a count (vLLM sends null details unless asked). */
+  private static Integer cachedTokens(JsonParser parser) throws IOException {
+    if (parser.currentToken() != JsonToken.START_OBJECT) {
+      return null;
+    }
+    Integer cached = null;
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      boolean match = parser.currentName().equals("cached_tokens");
+      parser.nextToken();
+      if (match) {
+        cached = count(parser);
+      }
+      parser.skipChildren();
+    }
+    return cached;
+  }
+
+  /** The value the parser is at as a token count: a non-negative integer that fits an int, otherwise null. */
+  private static Integer count(JsonParser parser) throws IOException {
+    if (parser.currentToken() != JsonToken.VALUE_NUMBER_INT || parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+      return null;
+    }
+    long value = parser.getLongValue();
+    return value < 0 || value > Integer.MAX_VALUE ? null : (int) value;
+  }
+
+  /**
+   * llama.cpp's {@code timings}: the server's account (prompt_ms, predicted_ms, predicted_n, when
+   * all three are numbers) and the prompt's tokens, computed ({@code prompt_n}) and taken from its
+   * cache ({@code cache_n}), each null when absent.
+   */
+  private record Timings(ServerTimings server, Integer computed, Integer cached) {
+  }
+
+  private static Timings timings(JsonParser parser) throws IOException {
     if (parser.currentToken() != JsonToken.START_OBJECT) {
       parser.skipChildren();
       return null;
@@ -156,19 +211,24 @@ final class OpenAiCodec implements EngineCodec {
     Number prompt = null;
     Number predicted = null;
     Number tokens = null;
+    Integer computed = null;
+    Integer cached = null;
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       String field = parser.currentName();
       JsonToken value = parser.nextToken();
       Number number = value.isNumeric() ? parser.getNumberValue() : null;
-      parser.skipChildren();
       switch (field) {
         case "prompt_ms" -> prompt = number;
         case "predicted_ms" -> predicted = number;
         case "predicted_n" -> tokens = number;
+        case "prompt_n" -> computed = count(parser);
+        case "cache_n" -> cached = count(parser);
         default -> { }
       }
+      parser.skipChildren();
     }
-    return prompt == null || predicted == null || tokens == null ? null
+    ServerTimings server = prompt == null || predicted == null || tokens == null ? null
         : new ServerTimings(prompt.doubleValue(), predicted.doubleValue(), tokens.intValue());
+    return new Timings(server, computed, cached);
   }
 }

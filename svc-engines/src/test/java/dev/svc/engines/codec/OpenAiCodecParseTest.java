@@ -55,6 +55,58 @@ class OpenAiCodecParseTest {
   }
 
   @Test
+  void cachedPromptTokensComeFromOpenAiUsageDetails() {
+    // vLLM with prefix caching: the last chunk's usage (stream_options.include_usage)
+    StreamChunk chunk = codec.parse(completion, "data: {\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[],"
+        + "\"usage\":{\"prompt_tokens\":120,\"total_tokens\":128,\"completion_tokens\":8,"
+        + "\"prompt_tokens_details\":{\"cached_tokens\":96}}}");
+    assertThat(chunk.usage()).isEqualTo(new TokenUsage(120, 8, 96));
+
+    // vLLM without --enable-prompt-tokens-details, and engines that give no details: unknown, not 0
+    assertThat(codec.parse(completion, "data: {\"usage\":{\"prompt_tokens\":120,\"completion_tokens\":8,"
+        + "\"prompt_tokens_details\":null}}").usage()).isEqualTo(new TokenUsage(120, 8, null));
+    assertThat(codec.parse(completion, "data: {\"usage\":{\"prompt_tokens\":120,\"completion_tokens\":8}}").usage()
+        .cachedPromptTokens()).isNull();
+    for (String odd : new String[] {"\"3\"", "-1", "2.5", "null", "[3]", "{\"n\":3}", "99999999999"}) {
+      assertThat(codec.parse(completion, "data: {\"usage\":{\"completion_tokens\":8,\"prompt_tokens_details\":"
+          + "{\"cached_tokens\":" + odd + ",\"audio_tokens\":0}}}").usage()).as(odd).isEqualTo(new TokenUsage(null, 8, null));
+    }
+    assertThat(codec.parse(completion, "data: {\"usage\":{\"prompt_tokens_details\":[1],\"completion_tokens\":8}}")
+        .usage()).isEqualTo(new TokenUsage(null, 8, null));
+  }
+
+  @Test
+  void llamaCppsLastChunkGivesTheCachedPromptTokensAndItsTimings() {
+    // as llama-server (node-llama-cpp 3.22.1's llama.cpp) ends a streamed completion of a prompt it had seen
+    StreamChunk chunk = codec.parse(completion, "data: {\"choices\":[{\"text\":\"\",\"index\":0,\"logprobs\":null,"
+        + "\"finish_reason\":\"length\"}],\"created\":1795939434,\"model\":\"tiny\",\"system_fingerprint\":\"b1-de3ff81\","
+        + "\"object\":\"text_completion\",\"usage\":{\"completion_tokens\":4,\"prompt_tokens\":58,\"total_tokens\":62,"
+        + "\"prompt_tokens_details\":{\"cached_tokens\":57}},\"id\":\"chatcmpl-LzSE\",\"timings\":{\"cache_n\":57,"
+        + "\"prompt_n\":1,\"prompt_ms\":0.662,\"prompt_per_token_ms\":0.662,\"prompt_per_second\":1510.57,"
+        + "\"predicted_n\":4,\"predicted_ms\":0.792,\"predicted_per_token_ms\":0.264,\"predicted_per_second\":3787.87}}");
+    assertThat(chunk.usage()).isEqualTo(new TokenUsage(58, 4, 57));
+    assertThat(chunk.timings()).isEqualTo(new ServerTimings(0.662, 0.792, 4));
+
+    // builds whose usage has no details: cache_n says it
+    assertThat(codec.parse(completion, "data: {\"usage\":{\"completion_tokens\":4,\"prompt_tokens\":58},"
+        + "\"timings\":{\"cache_n\":57,\"prompt_n\":1,\"prompt_ms\":0.6,\"predicted_n\":4,\"predicted_ms\":0.8}}").usage())
+        .isEqualTo(new TokenUsage(58, 4, 57));
+    // timings without usage: the prompt is what was computed and what was cached
+    StreamChunk timingsOnly = codec.parse(completion, "data: {\"choices\":[{\"text\":\"\"}],"
+        + "\"timings\":{\"cache_n\":40,\"prompt_n\":18}}");
+    assertThat(timingsOnly.usage()).isEqualTo(new TokenUsage(58, null, 40));
+    assertThat(timingsOnly.timings()).isNull();
+    // where both speak, usage's details count
+    assertThat(codec.parse(completion, "data: {\"usage\":{\"completion_tokens\":4,\"prompt_tokens\":58,"
+        + "\"prompt_tokens_details\":{\"cached_tokens\":50}},\"timings\":{\"cache_n\":57}}").usage())
+        .isEqualTo(new TokenUsage(58, 4, 50));
+    // a first request on an empty cache: 0 cached, which is known
+    assertThat(codec.parse(completion, "data: {\"timings\":{\"cache_n\":0,\"prompt_n\":58}}").usage())
+        .isEqualTo(new TokenUsage(58, null, 0));
+    assertThat(codec.parse(completion, "data: {\"timings\":{\"prompt_n\":58,\"prompt_ms\":1}}").usage()).isNull();
+  }
+
+  @Test
   void llamaCppTimingsNeedAllThreeNumbers() {
     StreamChunk chunk = codec.parse(completion, "data: {\"choices\":[{\"text\":\"\",\"finish_reason\":\"length\"}],"
         + "\"timings\":{\"prompt_n\":5,\"prompt_ms\":26.5,\"predicted_n\":64,\"predicted_ms\":210,\"predicted_per_second\":304.7}}");

@@ -25,10 +25,11 @@ import java.util.regex.Pattern;
  * @param load the {@code load} settings as text, in document order
  * @param errors the {@code errors} as text
  * @param sweep the steps of the {@code sweep} load and its note, null when the benchmark ran another load
+ * @param invalidReason why the benchmark is {@code "valid": false} ("no reason given" without one), null when it is valid
  */
 record BenchmarkMetrics(String name, Integer runNumber, Boolean passed, Map<String, Object> scalars,
     Map<String, Map<String, Double>> distributions, Memory memory, Map<String, String> load, List<String> errors,
-    LoadSweep sweep) {
+    LoadSweep sweep, String invalidReason) {
 
   private static final Pattern STATISTIC = Pattern.compile("mean|min|max|std|p\\d{1,3}");
   private static final int MAX_DEPTH = 3;
@@ -84,7 +85,15 @@ record BenchmarkMetrics(String name, Integer runNumber, Boolean passed, Map<Stri
     }
     return new BenchmarkMetrics(name, run, passed, Collections.unmodifiableMap(scalars),
         Collections.unmodifiableMap(distributions), memory, load(entry.getValue(MetricKeys.LOAD)),
-        errors(entry.getValue(MetricKeys.ERRORS)), sweep);
+        errors(entry.getValue(MetricKeys.ERRORS)), sweep, invalidReason(entry));
+  }
+
+  private static String invalidReason(JsonObject entry) {
+    if (!Boolean.FALSE.equals(entry.getValue(MetricKeys.VALID))) {
+      return null;
+    }
+    return entry.getValue(MetricKeys.INVALID_REASON) instanceof String reason && !reason.isBlank() ? reason
+        : "no reason given";
   }
 
   /** The value of a scalar metric as a number, or null. */

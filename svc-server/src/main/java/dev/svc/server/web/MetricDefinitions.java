@@ -82,6 +82,13 @@ final class MetricDefinitions {
     metric(MetricKeys.TOTAL_ITERATIONS, "Requests measured", "", "requests in the window",
         "warmup requests are excluded from every statistic", Better.NONE);
     metric(MetricKeys.TOTAL_TOKENS_GENERATED, "Tokens generated", "tokens", "Σ N_out", "", Better.NONE);
+    metric(MetricKeys.CACHED_PROMPT_TOKENS, "Cached prompt tokens", "tokens",
+        "Σ prompt tokens the engine took from its prompt cache",
+        "usage.prompt_tokens_details.cached_tokens, or llama.cpp's timings.cache_n; — when the engine does not say",
+        Better.NONE);
+    metric(MetricKeys.CACHE_HIT_FRACTION, "Cache-hit fraction", "", "cached prompt tokens / prompt tokens",
+        "over the requests that reported their cached tokens; above 0.25 without a shared prefix (prefix_tokens) the"
+            + " benchmark is invalid: the engine had seen its prompts before", Better.NONE);
     metric(MetricKeys.TOKEN_COUNT_SOURCE, "Token count source", "",
         "usage: usage.completion_tokens / usage.prompt_tokens from the server; chunks: counted stream chunks",
         "the two are never mixed in one run", Better.NONE);

@@ -142,6 +142,7 @@ final class ResultDetailView {
     b.load().forEach((k, v) -> pair(load, k, v, null));
     out.put("load", load);
     out.put("errors", b.errors());
+    out.put("invalid_reason", b.invalidReason());
 
     List<Map<String, Object>> scalars = new ArrayList<>();
     b.scalars().forEach((key, value) -> {

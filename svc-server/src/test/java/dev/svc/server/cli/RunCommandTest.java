@@ -93,7 +93,17 @@ class RunCommandTest {
     for (String file : new String[] {"hardware.json", "config.json", "summary.md", "requests.jsonl.gz"}) {
       assertThat(out.resolve(file)).isNotEmptyFile();
     }
-    assertThat(new JsonObject(Files.readString(out.resolve("config.json"))).getString("benchmark")).isEqualTo("latency");
+    JsonObject config = new JsonObject(Files.readString(out.resolve("config.json")));
+    assertThat(config.getString("benchmark")).isEqualTo("latency");
+    // no --seed: one drawn for the run, recorded where --seed can take it back
+    assertThat(metrics.getBoolean(MetricKeys.SEED_GIVEN)).isFalse();
+    assertThat(config.getLong("seed")).isEqualTo(metrics.getLong(MetricKeys.SEED))
+        .isEqualTo(latency.getJsonObject(MetricKeys.LOAD).getLong(MetricKeys.LOAD_SEED)).isBetween(0L, 1L << 53);
+    // the emulator says nothing of a prompt cache: unknown, not 0
+    assertThat(m.containsKey(MetricKeys.CACHE_HIT_FRACTION)).isTrue();
+    assertThat(m.getValue(MetricKeys.CACHE_HIT_FRACTION)).isNull();
+    assertThat(latency.getJsonObject(MetricKeys.LOAD).getInteger(MetricKeys.LOAD_PREFIX_TOKENS)).isZero();
+    assertThat(latency.getBoolean(MetricKeys.VALID)).isTrue();
   }
 
   @Test
@@ -351,6 +361,7 @@ class RunCommandTest {
     assertThat(run("-e", "llama_cpp", "-s", "quick", "-b", "mmlu", "-o", out.toString())).isEqualTo(2);
     assertThat(run("-e", "llama_cpp", "--load", "burst:3", "-o", out.toString())).isEqualTo(2);
     assertThat(run("-e", "llama_cpp", "--engine-port", "70000", "-o", out.toString())).isEqualTo(2);
+    assertThat(run("-e", "llama_cpp", "--prefix-tokens", "1000001", "-o", out.toString())).isEqualTo(2);
     assertThat(out).doesNotExist();
   }
 }

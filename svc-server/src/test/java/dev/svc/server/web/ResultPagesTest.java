@@ -187,6 +187,47 @@ class ResultPagesTest {
   }
 
   @Test
+  void detailShowsEachBenchmarksCacheHitFractionAndWhyABenchmarkIsInvalid() throws IOException {
+    String reason = "the engine served 97.8 % of the prompt tokens from its prompt cache (above 25 %) though every"
+        + " prompt was meant to be new <b>";
+    JsonObject marked = full("repeated-model", "llama_cpp", "2026-03-01T10:00:00.000Z", 103.2, 40.1).put("valid", false);
+    JsonObject benchmark = marked.getJsonArray("results").getJsonObject(0).put("valid", false).put("invalid_reason", reason);
+    benchmark.getJsonObject("metrics").put("cached_prompt_tokens", 1093).put("cache_hit_fraction", 0.9776);
+    write("marked", marked);
+    JsonObject unknown = full("vllm-model", "vllm", "2026-03-02T10:00:00.000Z", 90, 50);
+    unknown.getJsonArray("results").getJsonObject(0).getJsonObject("metrics").putNull("cached_prompt_tokens")
+        .putNull("cache_hit_fraction");
+    write("unknown", unknown);
+    servers.start();
+
+    String html = page("/results/" + idOf("repeated-model"));
+    assertThat(scalarRow(html, "cache_hit_fraction")).containsExactly("Cache-hit fraction", "0.9776", "");
+    assertThat(scalarRow(html, "cached_prompt_tokens")).containsExactly("Cached prompt tokens", "1093", "tokens");
+    assertThat(html).contains("<p class=\"invalid-reason\">Not valid: the engine served 97.8 % of the prompt tokens from"
+        + " its prompt cache (above 25 %) though every prompt was meant to be new &lt;b&gt;</p>");
+    assertThat(html.substring(html.indexOf("<section class=\"card benchmark\""))).contains("INVALID");
+    assertThat(html.substring(html.indexOf("<section id=\"formulas\""))).contains("cached prompt tokens / prompt tokens",
+        "Σ prompt tokens the engine took from its prompt cache");
+
+    String vllm = page("/results/" + idOf("vllm-model"));
+    assertThat(scalarRow(vllm, "cache_hit_fraction")).as("not reported: unknown, not 0")
+        .containsExactly("Cache-hit fraction", "—", "");
+    assertThat(vllm).doesNotContain("invalid-reason", "badge-invalid");
+  }
+
+  /** The cells of a benchmark card's row for a scalar metric: label, value, unit. */
+  private static List<String> scalarRow(String html, String metric) {
+    Matcher row = Pattern.compile("<tr data-metric=\"" + metric + "\">(.*?)</tr>", Pattern.DOTALL).matcher(html);
+    assertThat(row.find()).as("the row of " + metric).isTrue();
+    List<String> cells = new ArrayList<>();
+    Matcher cell = Pattern.compile("<t[dh][^>]*>(.*?)</t[dh]>", Pattern.DOTALL).matcher(row.group(1));
+    while (cell.find()) {
+      cells.add(cell.group(1).replaceAll("<[^>]+>", "").trim());
+    }
+    return cells;
+  }
+
+  @Test
   void longGpuTracesAreThinnedButKeepTheirPeak() throws IOException {
     JsonObject doc = full("long-trace", "vllm", "2026-03-01T10:00:00.000Z", 100, 40);
     JsonArray samples = new JsonArray();
