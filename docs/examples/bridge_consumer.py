@@ -19,10 +19,13 @@ import struct
 import sys
 
 
-def send_frame(sock, frame):
-    # a frame: 4-byte big-endian length, then UTF-8 JSON
-    data = json.dumps(frame).encode("utf-8")
-    sock.sendall(struct.pack(">I", len(data)) + data)
+def send_frames(sock, *frames):
+    # a frame: 4-byte big-endian length, then UTF-8 JSON; several go in one write
+    out = b""
+    for frame in frames:
+        data = json.dumps(frame).encode("utf-8")
+        out += struct.pack(">I", len(data)) + data
+    sock.sendall(out)
 
 
 class FrameReader:
@@ -79,9 +82,11 @@ def main():
         return 1
     with sock:
         sock.settimeout(args.ping_interval)
-        send_frame(sock, {"type": "register", "address": args.address, "headers": headers})
-        # the bridge handles frames in order: the first pong means the register went through
-        send_frame(sock, {"type": "ping", "headers": headers})
+        # the bridge handles frames in order: the first pong means the register went through. One
+        # write: a bridge that refuses the token closes the connection after its error, and a second
+        # write could fail before that error was read
+        send_frames(sock, {"type": "register", "address": args.address, "headers": headers},
+                    {"type": "ping", "headers": headers})
         reader = FrameReader(sock)
         registered = False
         received = 0
@@ -89,7 +94,7 @@ def main():
             try:
                 frame = reader.next()
             except socket.timeout:
-                send_frame(sock, {"type": "ping", "headers": headers})
+                send_frames(sock, {"type": "ping", "headers": headers})
                 continue
             if frame is None:
                 print("the server closed the connection", file=sys.stderr)

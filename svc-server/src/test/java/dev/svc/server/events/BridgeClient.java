@@ -73,10 +73,19 @@ final class BridgeClient implements AutoCloseable {
     return frame;
   }
 
-  void send(JsonObject frame) throws IOException {
-    byte[] json = frame.encode().getBytes(StandardCharsets.UTF_8);
-    out.writeInt(json.length);
-    out.write(json);
+  /**
+   * Writes the frames in one write: a bridge that answers the first with an error and closes the
+   * connection has then already been sent the rest, rather than refusing a second write.
+   */
+  void send(JsonObject... frames) throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    DataOutputStream framed = new DataOutputStream(bytes);
+    for (JsonObject frame : frames) {
+      byte[] json = frame.encode().getBytes(StandardCharsets.UTF_8);
+      framed.writeInt(json.length);
+      framed.write(json);
+    }
+    out.write(bytes.toByteArray());
     out.flush();
   }
 
