@@ -56,6 +56,22 @@ final class EngineRun {
     }
   }
 
+  /**
+   * Nothing may listen on the engine's port before it starts: its health check and the benchmark
+   * would reach whatever does (another engine, another run's) and measure that instead.
+   */
+  static void requirePortFree(int port) {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
+      // a port left in TIME_WAIT by an earlier engine is free; one something listens on is not
+      socket.setReuseAddress(true);
+      socket.bind(new java.net.InetSocketAddress(port));
+    } catch (java.io.IOException e) {
+      throw new EngineLifecycleException(LifecycleStage.CREATE, "Port " + port + " is already in use on this host"
+          + " (another engine, or another run's): the engine could not listen there, and its health check would"
+          + " reach whatever does. Stop what listens on it, or choose another port (svc run --engine-port).", e);
+    }
+  }
+
   private <T> T serve(EngineLaunch launch, LogSink log, Redactor redactor, EngineInstance instance,
       EngineSession<T> session) {
     EngineSpec engine = launch.engine();
@@ -63,6 +79,7 @@ final class EngineRun {
     LifecycleStage stage = LifecycleStage.CREATE;
     EngineLifecycleException failure = null;
     try {
+      requirePortFree(launch.port());
       reaper.track(instance, log);
       instance.start(log);
       stage = LifecycleStage.HEALTH;

@@ -230,6 +230,20 @@ class NativeLifecycleTest {
   }
 
   @Test
+  void aPortSomethingListensOnIsRefusedBeforeTheEngineStarts() throws IOException {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      EngineLaunch launch = launch(llamaCpp, model).port(taken.getLocalPort()).build();
+
+      assertThatThrownBy(() -> lifecycle(Duration.ofSeconds(5)).run(launch, log, engine -> null))
+          .isInstanceOfSatisfying(EngineLifecycleException.class, e -> {
+            assertThat(e.stage()).isEqualTo(LifecycleStage.CREATE);
+            assertThat(e.getMessage()).startsWith("Port " + taken.getLocalPort() + " is already in use on this host");
+          });
+    }
+    assertThat(log.startedProcesses()).isEmpty();
+  }
+
+  @Test
   void aMissingBinaryIsAClearErrorAndStartsNothing() throws IOException {
     Path override = Files.writeString(dir.resolve("engines.yaml"), """
         engines:
