@@ -28,7 +28,10 @@ final class MetricsFileFinder extends SimpleFileVisitor<Path> {
     this.problems = problems;
   }
 
-  /** The metrics.json files under {@code root}; unreadable directories are added to {@code problems}. */
+  /**
+   * The real paths of the metrics.json files under {@code root}, which must be a real path;
+   * unreadable directories are added to {@code problems}.
+   */
   static List<Path> find(Path root, List<String> problems) throws IOException {
     MetricsFileFinder finder = new MetricsFileFinder(root, problems);
     Files.walkFileTree(root, EnumSet.noneOf(FileVisitOption.class), MAX_DEPTH, finder);
@@ -45,10 +48,24 @@ final class MetricsFileFinder extends SimpleFileVisitor<Path> {
     return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
   }
 
+  /**
+   * A plain file under a real root is already its real path (directory links are not followed); a
+   * link to a file is resolved. The walk's own attributes answer for the plain ones: with
+   * thousands of results, a second look at each was most of the walk.
+   */
   @Override
   public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-    if (FILE_NAME.equals(String.valueOf(file.getFileName())) && Files.isRegularFile(file)) {
+    if (!FILE_NAME.equals(String.valueOf(file.getFileName()))) {
+      return FileVisitResult.CONTINUE;
+    }
+    if (attrs.isRegularFile()) {
       found.add(file);
+    } else if (attrs.isSymbolicLink() && Files.isRegularFile(file)) {
+      try {
+        found.add(file.toRealPath());
+      } catch (IOException e) {
+        problems.add(file + ": could not be read (" + e.getClass().getSimpleName() + ").");
+      }
     }
     return FileVisitResult.CONTINUE;
   }

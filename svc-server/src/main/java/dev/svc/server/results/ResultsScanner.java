@@ -52,9 +52,7 @@ public final class ResultsScanner {
         continue;
       }
       try {
-        for (Path file : MetricsFileFinder.find(root.toRealPath(), problems)) {
-          files.add(file.toRealPath());
-        }
+        files.addAll(MetricsFileFinder.find(root.toRealPath(), problems));
       } catch (IOException e) {
         problems.add(root + ": could not be scanned (" + e.getClass().getSimpleName() + ").");
       }
