@@ -44,6 +44,23 @@ class MetricFormulasTest {
   }
 
   @Test
+  void theConnectionTimeIsFromItsStartToItsReadinessAndStaysOutOfTtft() {
+    RequestRecord connected = new RequestRecord(RequestRecord.UNSCHEDULED, 1000 * MS, new long[] {1040 * MS}, 1050 * MS,
+        1, 10, TokenSource.USAGE, "", null, null, RequestRecord.UNKNOWN, 990 * MS, 998 * MS);
+    RequestRecord slow = new RequestRecord(RequestRecord.UNSCHEDULED, 2000 * MS, new long[] {2040 * MS}, 2050 * MS,
+        1, 10, TokenSource.USAGE, "", null, null, RequestRecord.UNKNOWN, 1970 * MS, 1999 * MS);
+    RequestRecord pooled = request(RequestRecord.UNSCHEDULED, 3000, new long[] {3040}, 3050, 1, TokenSource.USAGE);
+
+    assertThat(connected.connectMs()).isEqualTo(8.0);
+    assertThat(connected.ttftMs()).isEqualTo(40.0);
+    assertThat(pooled.connectMs()).isNaN();
+    JsonObject summary = RunMetrics.of(List.of(connected, slow, pooled), Slo.NONE).getJsonObject(MetricKeys.CONNECT_MS);
+    assertThat(summary.getDouble(MetricKeys.MIN)).isEqualTo(8.0);
+    assertThat(summary.getDouble(MetricKeys.MAX)).isEqualTo(29.0);
+    assertThat(RunMetrics.of(List.of(pooled), Slo.NONE).getValue(MetricKeys.CONNECT_MS)).isNull();
+  }
+
+  @Test
   void aSingleTokenRequestHasNoTpotAndIsCountedAsExcluded() {
     RequestRecord one = request(RequestRecord.UNSCHEDULED, 0, new long[] {30}, 31, 1, TokenSource.USAGE);
     RequestRecord two = request(RequestRecord.UNSCHEDULED, 100, new long[] {120, 130}, 130, 2, TokenSource.USAGE);

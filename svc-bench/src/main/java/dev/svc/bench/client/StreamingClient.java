@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The non-blocking measurement client: sends one request and records, on one monotonic clock,
- * t_send (just before the request is written), the arrival of every chunk that carried generated
+ * the opening of its own connection (t_connect_start, and when it was ready, TLS handshake
+ * included) where it opens one, t_send (just before the request is written), the arrival of every chunk that carried generated
  * text, and t_end ({@code [DONE]} or the end of the response), with the server's token usage.
  * It never fails its future: a failed request is a record with an error.
  */
@@ -137,6 +138,7 @@ public final class StreamingClient {
     loop.runOnContext(v -> {
       Future<HttpClientConnection> connecting;
       try {
+        exchange.connectStart = System.nanoTime();
         connecting = http.connect(options);
       } catch (IllegalStateException closing) {
         // closed under a load that was abandoned (its engine died): a failed request, not an exception on the loop
@@ -148,6 +150,7 @@ public final class StreamingClient {
           exchange.fail(cannotConnect(connected.cause()));
           return;
         }
+        exchange.connected = System.nanoTime();
         HttpClientConnection connection = connected.result();
         exchange.promise.future().onComplete(done -> connection.close());
         connection.request(options).onComplete(ar -> exchange.start(ar, spec.body()));
@@ -191,6 +194,8 @@ public final class StreamingClient {
     private long[] chunks = new long[64];
     private int chunkCount;
     private long send = -1;
+    private long connectStart = RequestRecord.NO_CONNECTION;
+    private long connected = RequestRecord.NO_CONNECTION;
     private long arrival;
     private int promptTokens = -1;
     private int completionTokens = -1;
@@ -313,7 +318,8 @@ public final class StreamingClient {
       boolean usage = completionTokens >= 0;
       promise.complete(new RequestRecord(sched, send, Arrays.copyOf(chunks, chunkCount), end,
           usage ? completionTokens : chunkCount, Math.max(0, promptTokens),
-          usage ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), null, timings, cachedPromptTokens));
+          usage ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), null, timings, cachedPromptTokens,
+          connectStart, connected));
     }
 
     void fail(String error) {
@@ -324,7 +330,7 @@ public final class StreamingClient {
       promise.complete(new RequestRecord(sched, send < 0 ? now : send, Arrays.copyOf(chunks, chunkCount), now,
           completionTokens >= 0 ? completionTokens : chunkCount, Math.max(0, promptTokens),
           completionTokens >= 0 ? TokenSource.USAGE : TokenSource.CHUNKS, text.toString(), error, null,
-          cachedPromptTokens));
+          cachedPromptTokens, connectStart, connected));
     }
 
     private static String abbreviate(String body) {

@@ -9,13 +9,28 @@ import dev.svc.engines.codec.ServerTimings;
  * {@code error} and whatever times it reached. {@code server} holds the engine's own timings of
  * the request where it reports them (llama.cpp), otherwise null. {@code cachedPromptTokens} are the
  * tokens of its prompt the engine took from its prompt cache, {@link #UNKNOWN} when it did not say.
+ * {@code connectStart} and {@code connected} bracket the opening of the request's own connection
+ * (TCP connect and TLS handshake), before {@code send}; {@link #NO_CONNECTION} where there was none.
  */
 public record RequestRecord(long sched, long send, long[] chunks, long end, int outputTokens, int promptTokens,
-    TokenSource tokenSource, String text, String error, ServerTimings server, int cachedPromptTokens) {
+    TokenSource tokenSource, String text, String error, ServerTimings server, int cachedPromptTokens,
+    long connectStart, long connected) {
 
   public static final long UNSCHEDULED = Long.MIN_VALUE;
   /** {@code cachedPromptTokens} of a request whose engine did not say how much of its prompt was cached. */
   public static final int UNKNOWN = -1;
+  /**
+   * {@code connectStart} and {@code connected} of a request that opened no connection of its own (a
+   * pooled one), and {@code connected} of one whose connection never opened.
+   */
+  public static final long NO_CONNECTION = Long.MIN_VALUE;
+
+  /** A request that opened no connection of its own. */
+  public RequestRecord(long sched, long send, long[] chunks, long end, int outputTokens, int promptTokens,
+      TokenSource tokenSource, String text, String error, ServerTimings server, int cachedPromptTokens) {
+    this(sched, send, chunks, end, outputTokens, promptTokens, tokenSource, text, error, server, cachedPromptTokens,
+        NO_CONNECTION, NO_CONNECTION);
+  }
 
   /** A request the engine gave no timings and no cached prompt tokens for. */
   public RequestRecord(long sched, long send, long[] chunks, long end, int outputTokens, int promptTokens,
@@ -87,6 +102,16 @@ public record RequestRecord(long sched, long send, long[] chunks, long end, int 
       gaps[i - 1] = ms(chunks[i] - chunks[i - 1]);
     }
     return gaps;
+  }
+
+  /** Whether the request opened a connection of its own and it was ready (TCP and TLS handshakes done). */
+  public boolean connectionTimed() {
+    return connectStart != NO_CONNECTION && connected != NO_CONNECTION;
+  }
+
+  /** t_connected - t_connect_start in ms: opening its connection; NaN when it opened none. */
+  public double connectMs() {
+    return connectionTimed() ? ms(connected - connectStart) : Double.NaN;
   }
 
   /** t_send - t_sched in ms (open loop only; NaN otherwise). */

@@ -42,6 +42,7 @@ public final class RunMetrics {
         .put(MetricKeys.ICG_MAX_MS, summary(done, r -> Arrays.stream(r.gapsMs()).max().orElse(Double.NaN)))
         .put(MetricKeys.NTPOT_MS, summary(done, RequestRecord::ntpotMs))
         .put(MetricKeys.DECODE_RATE_TPS, summary(done, r -> 1000.0 / r.tpotMs()))
+        .put(MetricKeys.CONNECT_MS, summary(requests, RequestRecord::connectMs))
         .put(MetricKeys.TPOT_EXCLUDED, done.stream().filter(r -> r.outputTokens() < 2).count())
         .put(MetricKeys.TOTAL_ITERATIONS, requests.size())
         .put(MetricKeys.TOTAL_TOKENS_GENERATED, outputTokens)

@@ -91,6 +91,8 @@ public final class RunOutput {
     JsonObject out = new JsonObject().put("benchmark", benchmark).put("index", index)
         .put("t_sched_ms", r.scheduled() ? ms(r.sched() - origin) : null).put("t_send_ms", ms(r.send() - origin))
         .put("t_end_ms", ms(r.end() - origin)).put("chunks_ms", chunks)
+        .put("t_connect_start_ms", r.connectStart() == RequestRecord.NO_CONNECTION ? null : ms(r.connectStart() - origin))
+        .put("t_connected_ms", r.connected() == RequestRecord.NO_CONNECTION ? null : ms(r.connected() - origin))
         .put("output_tokens", r.outputTokens()).put("prompt_tokens", r.promptTokens())
         .put(MetricKeys.CACHED_PROMPT_TOKENS, r.cacheReported() ? r.cachedPromptTokens() : null)
         .put("token_count_source", r.tokenSource().name().toLowerCase(Locale.ROOT));

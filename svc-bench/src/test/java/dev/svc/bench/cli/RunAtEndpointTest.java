@@ -82,6 +82,16 @@ class RunAtEndpointTest extends VertxTest {
     assertThat(throughput.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(20L * 16);
     assertThat(throughput.getLong(MetricKeys.ERROR_COUNT)).isZero();
     assertThat(new JsonObject(Files.readString(out.resolve("config.json"))).getString("endpoint")).isEqualTo(endpoint);
+    // each request's own connection, TLS handshake included, opened before it was sent
+    assertThat(throughput.getJsonObject(MetricKeys.CONNECT_MS).getDouble(MetricKeys.MIN)).isPositive();
+    List<JsonObject> lines;
+    try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(out.resolve("requests.jsonl.gz")))) {
+      lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(JsonObject::new).toList();
+    }
+    assertThat(lines).hasSize(20).allSatisfy(line -> {
+      assertThat(line.getDouble("t_connect_start_ms")).isLessThan(line.getDouble("t_connected_ms"));
+      assertThat(line.getDouble("t_connected_ms")).isLessThanOrEqualTo(line.getDouble("t_send_ms"));
+    });
   }
 
   @Test

@@ -95,6 +95,11 @@ public final class MetricKeys {
   public static final String TPOT_EXCLUDED = "tpot_excluded";
   public static final String ERROR_COUNT = "error_count";
   public static final String ERROR_RATE = "error_rate";
+  /**
+   * t_connected − t_connect_start of every measured request whose own connection opened (TCP and TLS
+   * handshakes); {@code null} when none opened one (a pooled client). Not in TTFT, which starts at t_send.
+   */
+  public static final String CONNECT_MS = "connect_ms";
   /** The measurement window in seconds: [first t_send, last t_end] of the measured requests. */
   public static final String WINDOW_S = "window_s";
   /** Open loop only: t_send - t_sched, the client's own lag. */

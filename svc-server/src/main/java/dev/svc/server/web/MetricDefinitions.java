@@ -49,6 +49,9 @@ final class MetricDefinitions {
         Better.LOWER);
     metric(MetricKeys.QUEUEING_DELAY_MS, "Queueing delay", "ms", "t_send − t_sched", "open-loop load models only",
         Better.LOWER);
+    metric(MetricKeys.CONNECT_MS, "Connection time", "ms", "t_connected − t_connect_start",
+        "opening the request's own connection: TCP connect and TLS handshake; in no other figure (TTFT starts at"
+            + " t_send)", Better.LOWER);
     metric(MetricKeys.ICG_MAX_MS, "Worst stall per request", "ms", "the largest inter-chunk gap of each request", "",
         Better.LOWER);
     metric(MetricKeys.LATENCY_FROM_SCHEDULE_MS, "Latency from schedule", "ms", "t_end − t_sched",

@@ -20,13 +20,13 @@ class MetricDefinitionsTest {
     RequestRecord first = new RequestRecord(0, 1 * MS, new long[] {10 * MS, 20 * MS, 30 * MS}, 35 * MS, 3, 12,
         RequestRecord.TokenSource.USAGE, "abc", null);
     RequestRecord second = new RequestRecord(5 * MS, 6 * MS, new long[] {16 * MS, 30 * MS}, 31 * MS, 2, 10,
-        RequestRecord.TokenSource.USAGE, "ab", null);
+        RequestRecord.TokenSource.USAGE, "ab", null, null, RequestRecord.UNKNOWN, 5 * MS, 5 * MS + 400_000);
     RequestRecord failed = new RequestRecord(8 * MS, 9 * MS, new long[0], 12 * MS, 0, 0,
         RequestRecord.TokenSource.USAGE, "", "connection reset");
 
     JsonObject metrics = RunMetrics.of(List.of(first, second, failed), Slo.parse("ttft_ms=500,tpot_ms=30"));
 
-    assertThat(metrics.fieldNames()).contains("decode_rate_tps", "goodput", "queueing_delay_ms")
+    assertThat(metrics.fieldNames()).contains("decode_rate_tps", "goodput", "queueing_delay_ms", "connect_ms")
         .allSatisfy(key -> assertThat(MetricDefinitions.of(key)).as("the definition of %s", key).isPresent());
   }
 }
