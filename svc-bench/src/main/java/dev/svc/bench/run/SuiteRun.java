@@ -15,6 +15,7 @@ import dev.svc.bench.suite.Suite;
 import dev.svc.core.SvcVersion;
 import dev.svc.core.Timestamps;
 import dev.svc.core.metrics.MetricKeys;
+import dev.svc.engines.EngineVersion;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
@@ -54,8 +55,9 @@ public final class SuiteRun {
     this.progress = progress;
   }
 
-  /** The benchmarks' entries and their requests. */
-  public record Outcome(List<BenchmarkOutcome> benchmarks, Map<String, List<RequestRecord>> requests) {
+  /** The benchmarks' entries and their requests, and the version the engine gave before them. */
+  public record Outcome(List<BenchmarkOutcome> benchmarks, Map<String, List<RequestRecord>> requests,
+      EngineVersion engineVersion) {
   }
 
   /** The benchmarks of {@code suite} to run: all of them, or the one {@code only} names. */
@@ -96,8 +98,12 @@ public final class SuiteRun {
         memory, request.datasetDir(), request.slo(), request.seed());
     List<BenchmarkOutcome> outcomes = new ArrayList<>();
     Map<String, List<RequestRecord>> requests = new LinkedHashMap<>();
+    EngineVersion engineVersion;
     try {
       reach(client, engine);
+      engineVersion = await(EngineVersionProbe.ask(vertx, engine, request.engine()));
+      progress.println(engineVersion.version() != null ? "Engine version " + engineVersion.version()
+          : "Engine version unknown: " + engineVersion.reason());
       compileRequestPath(vertx);
       for (int i = 0; i < benchmarks.size(); i++) {
         BenchmarkSettings b = benchmarks.get(i);
@@ -121,7 +127,7 @@ public final class SuiteRun {
     } finally {
       await(client.close());
     }
-    return new Outcome(outcomes, requests);
+    return new Outcome(outcomes, requests, engineVersion);
   }
 
   /**
@@ -200,16 +206,18 @@ public final class SuiteRun {
   }
 
   /** metrics.json: the top-level keys of benchmarks.md section 6 around the benchmarks' entries. */
-  public static JsonObject metrics(RunRequest request, EngineTarget engine, List<BenchmarkOutcome> outcomes,
-      JsonObject systemInfo, String suite, String startedAt, double seconds, String failure) {
+  public static JsonObject metrics(RunRequest request, EngineTarget engine, RunProvenance provenance,
+      List<BenchmarkOutcome> outcomes, JsonObject systemInfo, String suite, String startedAt, double seconds,
+      String failure) {
     JsonArray results = new JsonArray();
     outcomes.forEach(o -> results.add(o.result()));
     long passed = outcomes.stream().filter(BenchmarkOutcome::passed).count();
     boolean valid = outcomes.stream().allMatch(BenchmarkOutcome::valid);
     JsonObject out = new JsonObject().put(MetricKeys.SVC_VERSION, SvcVersion.version()).put(MetricKeys.SUITE_NAME, suite)
         .put(MetricKeys.TIMESTAMP, startedAt).put(MetricKeys.ENGINE, request.engine())
-        .put(MetricKeys.ENGINE_IMAGE, engine == null ? null : engine.image()).put(MetricKeys.MODEL, request.model().toString())
-        .put(MetricKeys.PASSED, passed(outcomes, failure))
+        .put(MetricKeys.ENGINE_IMAGE, engine == null ? null : engine.image()).put(MetricKeys.MODEL, request.model().toString());
+    provenance.putInto(out);
+    out.put(MetricKeys.PASSED, passed(outcomes, failure))
         .put(MetricKeys.TOTAL_BENCHMARKS, outcomes.size()).put(MetricKeys.PASSED_COUNT, passed)
         .put(MetricKeys.FAILED_COUNT, outcomes.size() - passed)
         .put(MetricKeys.TOTAL_TIME_SECONDS, Math.round(seconds * 100) / 100.0).put(MetricKeys.VALID, valid)
