@@ -205,7 +205,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     double seconds = (System.nanoTime() - startNanos) / 1e9;
     List<BenchmarkOutcome> ran = outcome == null ? List.of() : outcome.benchmarks();
-    RunProvenance provenance = provenance(request, outcome, started[0], svcHome);
+    RunProvenance provenance = provenance(request, runner, started[0], svcHome);
     JsonObject metrics = SuiteRun.metrics(request, target[0], provenance, ran, systemInfo, suite, startedAt, seconds,
         failure);
     JsonObject config = new JsonObject().put("model", request.model().toString()).put("engine", engine).put("suite", suite)
@@ -222,8 +222,7 @@ public final class RunCommand implements Callable<Integer> {
    * What the run measured: the engine's version and launch, and the model's digest, read after the
    * engine stopped so that hashing a large model takes no CPU from the measurements.
    */
-  private static RunProvenance provenance(RunRequest request, SuiteRun.Outcome outcome, RunningEngine engine,
-      SvcHome home) {
+  private static RunProvenance provenance(RunRequest request, SuiteRun runner, RunningEngine engine, SvcHome home) {
     String modelDigest = null;
     String reason = null;
     if (!Files.exists(request.model())) {
@@ -235,7 +234,7 @@ public final class RunCommand implements Callable<Integer> {
         reason = "the model could not be read: " + e.getMessage();
       }
     }
-    return new RunProvenance(outcome == null ? null : outcome.engineVersion(),
+    return new RunProvenance(runner.engineVersion(),
         engine == null ? null : engine.launchArgs(), engine == null ? null : engine.imageDigest(), modelDigest, reason,
         RunProvenance.ONE_REPEAT);
   }

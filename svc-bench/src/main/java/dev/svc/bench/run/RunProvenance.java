@@ -11,7 +11,7 @@ import java.util.List;
  * what svc started it with, the image's and the model's digests, and how often the suite ran.
  * Unknowns are null with a reason; none of them fails a run.
  *
- * @param engineVersion the running engine's answer, null when the run failed before it ended
+ * @param engineVersion the running engine's answer, null when the run failed before it was asked
  * @param engineArgs the image or binary and its arguments, null when svc did not start the engine
  * @param imageDigest the image's digest, null for a local process or an endpoint
  * @param modelDigest {@code sha256:…}, or null with {@code modelDigestReason}
@@ -25,7 +25,7 @@ public record RunProvenance(EngineVersion engineVersion, List<String> engineArgs
   /** The top-level keys of metrics.json, added to {@code metrics}. */
   void putInto(JsonObject metrics) {
     EngineVersion version = engineVersion != null ? engineVersion
-        : EngineVersion.unknown("not recorded: the run failed before it ended (see error)");
+        : EngineVersion.unknown("not asked: the run failed before the engine could be asked (see error)");
     metrics.put(MetricKeys.ENGINE_IMAGE_DIGEST, imageDigest);
     metrics.put(MetricKeys.ENGINE_VERSION, version.version());
     if (version.reason() != null) {

@@ -48,6 +48,8 @@ public final class SuiteRun {
   private final Vertx vertx;
   private final MemoryTracker memory;
   private final PrintStream progress;
+  /** Kept apart from the outcome so that a run that fails after asking still records it. */
+  private volatile EngineVersion engineVersion;
 
   public SuiteRun(Vertx vertx, MemoryTracker memory, PrintStream progress) {
     this.vertx = vertx;
@@ -55,9 +57,13 @@ public final class SuiteRun {
     this.progress = progress;
   }
 
-  /** The benchmarks' entries and their requests, and the version the engine gave before them. */
-  public record Outcome(List<BenchmarkOutcome> benchmarks, Map<String, List<RequestRecord>> requests,
-      EngineVersion engineVersion) {
+  /** The benchmarks' entries and their requests. */
+  public record Outcome(List<BenchmarkOutcome> benchmarks, Map<String, List<RequestRecord>> requests) {
+  }
+
+  /** The version the engine gave before the first benchmark; null until it was asked. */
+  public EngineVersion engineVersion() {
+    return engineVersion;
   }
 
   /** The benchmarks of {@code suite} to run: all of them, or the one {@code only} names. */
@@ -98,7 +104,6 @@ public final class SuiteRun {
         memory, request.datasetDir(), request.slo(), request.seed());
     List<BenchmarkOutcome> outcomes = new ArrayList<>();
     Map<String, List<RequestRecord>> requests = new LinkedHashMap<>();
-    EngineVersion engineVersion;
     try {
       reach(client, engine);
       engineVersion = await(EngineVersionProbe.ask(vertx, engine, request.engine()));
@@ -127,7 +132,7 @@ public final class SuiteRun {
     } finally {
       await(client.close());
     }
-    return new Outcome(outcomes, requests, engineVersion);
+    return new Outcome(outcomes, requests);
   }
 
   /**
