@@ -7,7 +7,9 @@ import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.measure.Slo;
 import dev.svc.bench.run.BenchmarkOutcome;
 import dev.svc.bench.run.EngineTarget;
+import dev.svc.bench.run.ModelDigest;
 import dev.svc.bench.run.RunOutput;
+import dev.svc.bench.run.RunProvenance;
 import dev.svc.bench.run.RunRequest;
 import dev.svc.bench.run.SuiteRun;
 import dev.svc.bench.suite.BenchmarkSettings;
@@ -28,6 +30,7 @@ import dev.svc.engines.lifecycle.EngineLifecycleException;
 import dev.svc.engines.lifecycle.EngineRunner;
 import dev.svc.engines.lifecycle.LoopbackPort;
 import dev.svc.engines.lifecycle.NativeLifecycle;
+import dev.svc.engines.lifecycle.RunningEngine;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -179,19 +182,20 @@ public final class RunCommand implements Callable<Integer> {
     JsonObject systemInfo = SystemInfo.collect(smi, gpus).toJson();
     MemoryTracker memory = MemoryTracker.detect(smi, gpus);
     String startedAt = SuiteRun.startedAt();
-    long started = System.nanoTime();
+    long startNanos = System.nanoTime();
     // the native epoll transport where there is one: reading a stream costs the client less
     Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true));
     SuiteRun runner = new SuiteRun(vertx, memory, System.out);
     SuiteRun.Outcome outcome = null;
     EngineTarget[] target = new EngineTarget[1];
+    RunningEngine[] started = new RunningEngine[1];
     String failure = null;
     try {
       if (atEndpoint != null) {
         target[0] = atEndpoint;
         outcome = runner.run(target[0], benchmarks, request);
       } else {
-        outcome = startingTheEngine(spec, request, benchmarks, runner, target, dir);
+        outcome = startingTheEngine(spec, request, benchmarks, runner, target, started, dir);
       }
     } catch (EngineLifecycleException | IllegalStateException | IOException e) {
       failure = e.getMessage();
@@ -199,9 +203,11 @@ public final class RunCommand implements Callable<Integer> {
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
-    double seconds = (System.nanoTime() - started) / 1e9;
+    double seconds = (System.nanoTime() - startNanos) / 1e9;
     List<BenchmarkOutcome> ran = outcome == null ? List.of() : outcome.benchmarks();
-    JsonObject metrics = SuiteRun.metrics(request, target[0], ran, systemInfo, suite, startedAt, seconds, failure);
+    RunProvenance provenance = provenance(request, runner, started[0], svcHome);
+    JsonObject metrics = SuiteRun.metrics(request, target[0], provenance, ran, systemInfo, suite, startedAt, seconds,
+        failure);
     JsonObject config = new JsonObject().put("model", request.model().toString()).put("engine", engine).put("suite", suite)
         .put("benchmark", request.benchmark()).put("load", load).put("slo", slo).put("seed", seed)
         .put("dataset_dir", request.datasetDir().toString()).put("endpoint", endpoint)
@@ -210,6 +216,27 @@ public final class RunCommand implements Callable<Integer> {
     RunOutput.write(dir, metrics, config, outcome == null ? java.util.Map.of() : outcome.requests());
     System.out.println("Results: " + dir);
     return SuiteRun.passed(ran, failure) ? 0 : 1;
+  }
+
+  /**
+   * What the run measured: the engine's version and launch, and the model's digest, read after the
+   * engine stopped so that hashing a large model takes no CPU from the measurements.
+   */
+  private static RunProvenance provenance(RunRequest request, SuiteRun runner, RunningEngine engine, SvcHome home) {
+    String modelDigest = null;
+    String reason = null;
+    if (!Files.exists(request.model())) {
+      reason = "the model path " + request.model() + " is not on this host";
+    } else {
+      try {
+        modelDigest = new ModelDigest(home.cache().resolve(ModelDigest.CACHE_FILE)).of(request.model());
+      } catch (IOException | RuntimeException e) {
+        reason = "the model could not be read: " + e.getMessage();
+      }
+    }
+    return new RunProvenance(runner.engineVersion(),
+        engine == null ? null : engine.launchArgs(), engine == null ? null : engine.imageDigest(), modelDigest, reason,
+        RunProvenance.ONE_REPEAT);
   }
 
   /** --native starts the engine itself: not with an endpoint, no image to pull, and only where engines.yaml says how. */
@@ -227,7 +254,7 @@ public final class RunCommand implements Callable<Integer> {
 
   /** Starts the engine (in a container, or as a local process with --native), runs the suite against it, stops it. */
   private SuiteRun.Outcome startingTheEngine(EngineSpec spec, RunRequest request, List<BenchmarkSettings> benchmarks,
-      SuiteRun runner, EngineTarget[] target, Path dir) throws IOException {
+      SuiteRun runner, EngineTarget[] target, RunningEngine[] started, Path dir) throws IOException {
     EngineLaunch.Builder launch = EngineLaunch.builder(spec, request.model()).force(request.force());
     if (modelName != null) {
       launch.modelName(modelName);
@@ -245,6 +272,7 @@ public final class RunCommand implements Callable<Integer> {
     try (EngineRunner lifecycle = nativeProcess ? NativeLifecycle.create() : EngineLifecycle.connect();
         LifecycleLog log = new LifecycleLog(System.out, nativeProcess ? dir.resolve(ENGINE_LOG) : null)) {
       return lifecycle.run(launch.build(), log, engine -> {
+        started[0] = engine;
         String source = engine.identity() instanceof EngineIdentity.LocalProcess process
             ? "native:" + process.binary() : containerImage;
         target[0] = new EngineTarget("127.0.0.1", engine.port(), engine.modelName(), engine.codec(), source);

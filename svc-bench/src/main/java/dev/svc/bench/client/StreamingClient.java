@@ -22,7 +22,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.net.PemTrustOptions;
 import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,15 +56,8 @@ public final class StreamingClient {
   private StreamingClient(Vertx vertx, String host, int port, boolean tls, String trustedCa, int maxConnections,
       long idleTimeoutMs, boolean pooled, int loops) {
     this.vertx = vertx;
-    HttpClientOptions options = new HttpClientOptions().setKeepAlive(pooled).setTcpNoDelay(true)
-        .setMaxInitialLineLength(8192).setDecompressionSupported(false);
-    if (tls) {
-      // the host name is checked against the certificate; without a CA of its own, the JDK's default trust
-      options.setSsl(true).setVerifyHost(true);
-      if (trustedCa != null) {
-        options.setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(trustedCa)));
-      }
-    }
+    HttpClientOptions options = TlsOptions.apply(new HttpClientOptions().setKeepAlive(pooled).setTcpNoDelay(true)
+        .setMaxInitialLineLength(8192).setDecompressionSupported(false), tls, trustedCa);
     this.http = vertx.createHttpClient(options,
         new PoolOptions().setHttp1MaxSize(maxConnections).setMaxWaitQueueSize(-1));
     this.host = host;

@@ -1,5 +1,6 @@
 package dev.svc.bench.emulator;
 
+import dev.svc.core.SvcVersion;
 import dev.svc.core.protocol.BadMessage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -36,10 +37,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * collection, or waiting for a core), and a request that arrives meanwhile waits about as long
  * to be read. The client's TTFT minus {@code prompt_ms} is that wait plus the kernel's and the
  * client's own delays.
+ * <p>Like llama.cpp it answers {@code GET /props} with a {@code build_info}, one that names it, so
+ * that a run against it records an engine version that cannot be taken for a real engine's.
  */
 public final class EngineEmulator {
 
   public static final String MODEL_ID = "emulator";
+  /** Its {@code build_info} in {@code GET /props}. */
+  public static final String BUILD_INFO = "svc-engine-emulator " + SvcVersion.version();
   private static final String STAMP_MARK = "@stamp@";
   /** The loop-lag probe's period: fine enough to see a stall of a millisecond; a thousand timers a second while requests are open. */
   private static final long PROBE_NANOS = 1_000_000;
@@ -173,6 +178,7 @@ public final class EngineEmulator {
     switch (path) {
       case "/health" -> json(request.response(), 200, new JsonObject().put("status", "ok"));
       case "/stats" -> json(request.response(), 200, lateness().toJson());
+      case "/props" -> json(request.response(), 200, new JsonObject().put("build_info", BUILD_INFO));
       case "/v1/models" -> json(request.response(), 200, new JsonObject().put("object", "list")
           .put("data", new JsonArray().add(new JsonObject().put("id", MODEL_ID).put("object", "model").put("owned_by", "svc"))));
       case "/v1/completions", "/v1/chat/completions" -> {

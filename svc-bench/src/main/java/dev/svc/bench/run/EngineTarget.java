@@ -48,6 +48,16 @@ public record EngineTarget(boolean tls, String host, int port, String basePath, 
     return base + apiPath;
   }
 
+  /**
+   * The path of one of the engine's own calls outside the OpenAI API (e.g. {@code /version}) under
+   * the base path, less the {@code /v1} that names the API version: {@code /llm/v1} and
+   * {@code /version} give {@code /llm/version}.
+   */
+  public String enginePath(String ownPath) {
+    String base = basePath.endsWith("/v1") ? basePath.substring(0, basePath.length() - "/v1".length()) : basePath;
+    return base + ownPath;
+  }
+
   /** A streamed generation in the engine's dialect, sent under its base path. */
   public RequestSpec streamed(GenerationRequest request) {
     RequestSpec atRoot = RequestSpec.streamed(codec, request);

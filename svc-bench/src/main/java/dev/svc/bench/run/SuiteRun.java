@@ -15,6 +15,7 @@ import dev.svc.bench.suite.Suite;
 import dev.svc.core.SvcVersion;
 import dev.svc.core.Timestamps;
 import dev.svc.core.metrics.MetricKeys;
+import dev.svc.engines.EngineVersion;
 import dev.svc.engines.RequestApi;
 import dev.svc.engines.codec.EngineCodec;
 import dev.svc.engines.codec.GenerationRequest;
@@ -47,6 +48,8 @@ public final class SuiteRun {
   private final Vertx vertx;
   private final MemoryTracker memory;
   private final PrintStream progress;
+  /** Kept apart from the outcome so that a run that fails after asking still records it. */
+  private volatile EngineVersion engineVersion;
 
   public SuiteRun(Vertx vertx, MemoryTracker memory, PrintStream progress) {
     this.vertx = vertx;
@@ -56,6 +59,11 @@ public final class SuiteRun {
 
   /** The benchmarks' entries and their requests. */
   public record Outcome(List<BenchmarkOutcome> benchmarks, Map<String, List<RequestRecord>> requests) {
+  }
+
+  /** The version the engine gave before the first benchmark; null until it was asked. */
+  public EngineVersion engineVersion() {
+    return engineVersion;
   }
 
   /** The benchmarks of {@code suite} to run: all of them, or the one {@code only} names. */
@@ -98,6 +106,9 @@ public final class SuiteRun {
     Map<String, List<RequestRecord>> requests = new LinkedHashMap<>();
     try {
       reach(client, engine);
+      engineVersion = await(EngineVersionProbe.ask(vertx, engine, request.engine()));
+      progress.println(engineVersion.version() != null ? "Engine version " + engineVersion.version()
+          : "Engine version unknown: " + engineVersion.reason());
       compileRequestPath(vertx);
       for (int i = 0; i < benchmarks.size(); i++) {
         BenchmarkSettings b = benchmarks.get(i);
@@ -200,16 +211,18 @@ public final class SuiteRun {
   }
 
   /** metrics.json: the top-level keys of benchmarks.md section 6 around the benchmarks' entries. */
-  public static JsonObject metrics(RunRequest request, EngineTarget engine, List<BenchmarkOutcome> outcomes,
-      JsonObject systemInfo, String suite, String startedAt, double seconds, String failure) {
+  public static JsonObject metrics(RunRequest request, EngineTarget engine, RunProvenance provenance,
+      List<BenchmarkOutcome> outcomes, JsonObject systemInfo, String suite, String startedAt, double seconds,
+      String failure) {
     JsonArray results = new JsonArray();
     outcomes.forEach(o -> results.add(o.result()));
     long passed = outcomes.stream().filter(BenchmarkOutcome::passed).count();
     boolean valid = outcomes.stream().allMatch(BenchmarkOutcome::valid);
     JsonObject out = new JsonObject().put(MetricKeys.SVC_VERSION, SvcVersion.version()).put(MetricKeys.SUITE_NAME, suite)
         .put(MetricKeys.TIMESTAMP, startedAt).put(MetricKeys.ENGINE, request.engine())
-        .put(MetricKeys.ENGINE_IMAGE, engine == null ? null : engine.image()).put(MetricKeys.MODEL, request.model().toString())
-        .put(MetricKeys.PASSED, passed(outcomes, failure))
+        .put(MetricKeys.ENGINE_IMAGE, engine == null ? null : engine.image()).put(MetricKeys.MODEL, request.model().toString());
+    provenance.putInto(out);
+    out.put(MetricKeys.PASSED, passed(outcomes, failure))
         .put(MetricKeys.TOTAL_BENCHMARKS, outcomes.size()).put(MetricKeys.PASSED_COUNT, passed)
         .put(MetricKeys.FAILED_COUNT, outcomes.size() - passed)
         .put(MetricKeys.TOTAL_TIME_SECONDS, Math.round(seconds * 100) / 100.0).put(MetricKeys.VALID, valid)

@@ -71,13 +71,23 @@ class RunAtEndpointTest extends VertxTest {
         "-o", out.toString());
 
     assertThat(run.exit()).as(run.stderr()).isZero();
-    // the quick suite's 20 requests and the 5 of its warmup, each through the proxy to the engine
-    assertThat(seen).hasSize(25).containsOnly(new Seen("POST", PREFIX + "/v1/completions", true));
+    // its version asked once under the prefix, then the quick suite's 20 requests and the 5 of its warmup
+    assertThat(seen).hasSize(26).first().isEqualTo(new Seen("GET", PREFIX + "/props", true));
+    assertThat(seen.subList(1, 26)).containsOnly(new Seen("POST", PREFIX + "/v1/completions", true));
     assertThat(emulator.served()).isEqualTo(25);
     JsonObject metrics = new JsonObject(Files.readString(out.resolve("metrics.json")));
     assertThat(metrics.getBoolean(MetricKeys.PASSED)).isTrue();
     assertThat(metrics.getString(MetricKeys.ENGINE)).isEqualTo("llama_cpp");
     assertThat(metrics.getString(MetricKeys.ENGINE_IMAGE)).isEqualTo("endpoint:" + endpoint);
+    assertThat(metrics.getString(MetricKeys.ENGINE_VERSION)).isEqualTo(EngineEmulator.BUILD_INFO);
+    // svc did not start it, and the model named with -m is not on this host
+    assertThat(metrics.containsKey(MetricKeys.ENGINE_ARGS)).isTrue();
+    assertThat(metrics.getValue(MetricKeys.ENGINE_ARGS)).isNull();
+    assertThat(metrics.getValue(MetricKeys.ENGINE_IMAGE_DIGEST)).isNull();
+    assertThat(metrics.getValue(MetricKeys.MODEL_DIGEST)).isNull();
+    assertThat(metrics.getString(MetricKeys.MODEL_DIGEST_REASON))
+        .isEqualTo("the model path " + temp.resolve("models/tiny.gguf") + " is not on this host");
+    assertThat(metrics.getInteger(MetricKeys.REPEATS)).isEqualTo(1);
     JsonObject throughput = metrics.getJsonArray(MetricKeys.RESULTS).getJsonObject(0).getJsonObject(MetricKeys.METRICS);
     assertThat(throughput.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(20L * 16);
     assertThat(throughput.getLong(MetricKeys.ERROR_COUNT)).isZero();
@@ -103,8 +113,12 @@ class RunAtEndpointTest extends VertxTest {
         "-o", out.toString());
 
     assertThat(run.exit()).as(run.stderr()).isZero();
-    assertThat(seen).hasSize(25).containsOnly(new Seen("POST", PREFIX + "/v1/completions", false));
-    assertThat(new JsonObject(Files.readString(out.resolve("metrics.json"))).getBoolean(MetricKeys.PASSED)).isTrue();
+    // the engine's own /props sits beside the API's /v1, not under it
+    assertThat(seen).hasSize(26).first().isEqualTo(new Seen("GET", PREFIX + "/props", false));
+    assertThat(seen.subList(1, 26)).containsOnly(new Seen("POST", PREFIX + "/v1/completions", false));
+    JsonObject metrics = new JsonObject(Files.readString(out.resolve("metrics.json")));
+    assertThat(metrics.getBoolean(MetricKeys.PASSED)).isTrue();
+    assertThat(metrics.getString(MetricKeys.ENGINE_VERSION)).isEqualTo(EngineEmulator.BUILD_INFO);
   }
 
   @Test

@@ -73,6 +73,11 @@ public final class SvcHome {
     return root.resolve("datasets");
   }
 
+  /** What svc keeps to save work, and may lose: e.g. the digests of model files. */
+  public Path cache() {
+    return root.resolve("cache");
+  }
+
   public Path enginesOverride() {
     return root.resolve("engines.yaml");
   }

@@ -37,6 +37,23 @@ public final class MetricKeys {
   /** Top level, from {@code svc run}: whether the seed was given (false: drawn at random, so prompts are new). */
   public static final String SEED_GIVEN = "seed_given";
 
+  // --- top level, from svc run: what was measured (with svc_version, seed and each benchmark's prompts_hash) ---
+
+  /** The version the running engine gave (llama.cpp's build_info, the others' version); null when it gave none. */
+  public static final String ENGINE_VERSION = "engine_version";
+  /** Why {@link #ENGINE_VERSION} is null; present only then. */
+  public static final String ENGINE_VERSION_REASON = "engine_version_reason";
+  /** The words svc started the engine with (image or binary first), environment values masked; null at --endpoint. */
+  public static final String ENGINE_ARGS = "engine_args";
+  /** The digest of a container engine's image ({@code repo@sha256:…}, else the local id {@code sha256:…}). */
+  public static final String ENGINE_IMAGE_DIGEST = "engine_image_digest";
+  /** {@code sha256:…} of the model file, or of the listing of a model directory's files. */
+  public static final String MODEL_DIGEST = "model_digest";
+  /** Why {@link #MODEL_DIGEST} is null; present only then. */
+  public static final String MODEL_DIGEST_REASON = "model_digest_reason";
+  /** How many times the suite ran in this result. */
+  public static final String REPEATS = "repeats";
+
   /** Top-level marker ({@code true}) of a document the test-agent simulator made up; never in a measurement. */
   public static final String SIMULATED = "simulated";
 

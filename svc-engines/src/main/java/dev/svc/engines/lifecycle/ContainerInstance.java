@@ -88,6 +88,23 @@ final class ContainerInstance implements EngineInstance {
   }
 
   @Override
+  public List<String> launchArgs() {
+    return plan.launchArgs();
+  }
+
+  /** The image the container was created from, as the daemon resolved its name then. */
+  @Override
+  public Optional<String> imageDigest() {
+    try {
+      String imageId = docker.inspectContainerCmd(id).exec().getImageId();
+      return imageId == null ? Optional.empty() : new EngineImages(docker).inspect(imageId).map(EngineImages::digest);
+    } catch (RuntimeException e) {
+      // the digest describes the run; a daemon that cannot say leaves it unknown rather than failing the run
+      return Optional.empty();
+    }
+  }
+
+  @Override
   public boolean gpusRequested() {
     return plan.requestGpus();
   }

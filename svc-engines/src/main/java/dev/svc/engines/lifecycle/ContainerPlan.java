@@ -77,6 +77,15 @@ public record ContainerPlan(
         .toList();
   }
 
+  /** The image and the words after it in {@link #dockerRunLine()}: what the engine in the container is started with. */
+  public List<String> launchArgs() {
+    List<String> words = new ArrayList<>();
+    words.add(image);
+    words.addAll(entrypoint.stream().skip(1).toList());
+    words.addAll(args);
+    return words;
+  }
+
   /** The equivalent {@code docker run} command line, every environment value shown as ***. */
   public String dockerRunLine() {
     List<String> words = new ArrayList<>(List.of("docker", "run", "-d", "--name", name, "--network", "host"));
@@ -90,9 +99,7 @@ public record ContainerPlan(
     if (!entrypoint.isEmpty()) {
       words.addAll(List.of("--entrypoint", entrypoint.get(0)));
     }
-    words.add(image);
-    words.addAll(entrypoint.stream().skip(1).toList());
-    words.addAll(args);
+    words.addAll(launchArgs());
     return ShellWords.join(words);
   }
 }

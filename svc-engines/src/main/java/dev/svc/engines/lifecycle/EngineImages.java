@@ -6,6 +6,7 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.PullResponseItem;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,15 @@ public final class EngineImages {
     } catch (NotFoundException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * An image's digest: its first repo digest ({@code repo@sha256:…}, what a registry serves and
+   * {@code docker pull} takes) when it came from a registry, else its local id ({@code sha256:…}).
+   */
+  public static String digest(InspectImageResponse image) {
+    List<String> repoDigests = image.getRepoDigests();
+    return repoDigests != null && !repoDigests.isEmpty() ? repoDigests.get(0) : image.getId();
   }
 
   public boolean isPresent(String image) {

@@ -34,6 +34,14 @@ interface EngineInstance {
 
   boolean gpusRequested();
 
+  /** What it was started as: the image and the words after it, or the binary and its arguments (unmasked). */
+  List<String> launchArgs();
+
+  /** The digest of the image it runs, once started; empty for a process, or when it cannot be read. */
+  default Optional<String> imageDigest() {
+    return Optional.empty();
+  }
+
   /** What stopping it does, for lines: {@code stopping and removing kitt-…}. */
   String stopAction();
 

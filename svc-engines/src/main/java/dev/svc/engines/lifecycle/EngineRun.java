@@ -97,7 +97,8 @@ final class EngineRun {
       }
 
       RunningEngine running = new RunningEngine(engine, instance.identity(), launch.port(), launch.modelName(),
-          EngineCodec.forApi(engine.api()), instance.gpusRequested());
+          EngineCodec.forApi(engine.api()), instance.gpusRequested(),
+          instance.launchArgs().stream().map(redactor::apply).toList(), instance.imageDigest().orElse(null));
       stage = LifecycleStage.BENCHMARK;
       String bench = LifecycleStage.BENCHMARK.tag() + " ";
       log.log(bench + "Running the benchmark against " + engine.name() + " at " + running.baseUri());

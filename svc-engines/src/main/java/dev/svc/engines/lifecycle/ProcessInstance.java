@@ -52,6 +52,14 @@ final class ProcessInstance implements EngineInstance {
   }
 
   @Override
+  public List<String> launchArgs() {
+    List<String> words = new ArrayList<>();
+    words.add(binary.toString());
+    words.addAll(args);
+    return words;
+  }
+
+  @Override
   public synchronized String name() {
     String file = binary.getFileName().toString();
     return process == null ? file : file + " (pid " + process.pid() + ")";

@@ -3,6 +3,7 @@ package dev.svc.engines.lifecycle;
 import dev.svc.engines.EngineSpec;
 import dev.svc.engines.codec.EngineCodec;
 import java.net.URI;
+import java.util.List;
 
 /**
  * An engine that passed its health check, as the benchmark sees it.
@@ -14,6 +15,11 @@ import java.net.URI;
  * @param codec how to build requests and read the engine's streamed answers
  * @param gpusRequested whether a container was given the host's GPUs (false for a local process,
  *     which sees whatever GPUs the host has)
+ * @param launchArgs what svc started, environment values masked: a container's image and the
+ *     words after it in {@code docker run}, or a local process's binary and its arguments
+ * @param imageDigest the digest of the image a container runs ({@code repo@sha256:…} when the image
+ *     came from a registry, else its local id {@code sha256:…}); null for a local process, or when
+ *     Docker could not say
  */
 public record RunningEngine(
     EngineSpec engine,
@@ -21,7 +27,13 @@ public record RunningEngine(
     int port,
     String modelName,
     EngineCodec codec,
-    boolean gpusRequested) {
+    boolean gpusRequested,
+    List<String> launchArgs,
+    String imageDigest) {
+
+  public RunningEngine {
+    launchArgs = List.copyOf(launchArgs);
+  }
 
   /** {@code http://127.0.0.1:<port>}: containers share the host's network, local processes listen there. */
   public URI baseUri() {

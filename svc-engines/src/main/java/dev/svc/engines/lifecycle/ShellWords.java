@@ -3,11 +3,11 @@ package dev.svc.engines.lifecycle;
 import java.util.List;
 
 /** A command line shown to people the way a shell would take it: words quoted only where needed. */
-final class ShellWords {
+public final class ShellWords {
 
   private ShellWords() {}
 
-  static String join(List<String> words) {
+  public static String join(List<String> words) {
     return String.join(" ", words.stream().map(ShellWords::quote).toList());
   }
 

@@ -12,7 +12,9 @@ import java.util.List;
  * break quoted with doubled quotes): a header, then one row per benchmark and metric, distributions
  * one row per statistic, nested objects under dotted metric names, the steps of a sweep under
  * {@code sweep.<step>.<key>} with steps numbered from 1 in the order run. Other lists (GPU memory
- * samples) are left out.
+ * samples) are left out. Before a result's benchmarks, rows with no benchmark say what it measured
+ * ({@link ResultProvenance}: svc and engine versions, image, launch arguments, model digest, seed,
+ * repeats, prompts hashes), under their metrics.json keys.
  */
 final class ResultCsv {
 
@@ -46,6 +48,13 @@ final class ResultCsv {
 
   private static List<List<String>> rows(ResultDocument r) {
     List<List<String>> rows = new ArrayList<>();
+    List<String> run = List.of(r.id(), text(r.model()), text(r.engine()), text(r.suite()), text(r.timestamp()),
+        String.valueOf(r.simulated()), "", "");
+    for (ResultProvenance.Fact fact : ResultProvenance.of(r)) {
+      if (fact.value() != null) {
+        rows.add(row(run, fact.key(), "", fact.value()));
+      }
+    }
     if (!(r.data().getValue(MetricKeys.RESULTS) instanceof JsonArray entries)) {
       return rows;
     }

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The template model of /results/:id: metadata, system info, per-benchmark metrics and sweeps, charts, formulas. */
+/** The template model of /results/:id: metadata, what was measured, system info, per-benchmark metrics and sweeps, charts, formulas. */
 final class ResultDetailView {
 
   private static final Map<String, String> SYSTEM_LABELS = Map.ofEntries(
@@ -33,6 +33,7 @@ final class ResultDetailView {
     Map<String, Object> model = new LinkedHashMap<>();
     model.put("result", summary(doc));
     model.put("meta", meta(doc, agent));
+    model.put("provenance", ResultProvenance.pairs(doc));
     model.put("system", system(doc.data().getValue(MetricKeys.SYSTEM_INFO)));
     Set<String> shownMetrics = new LinkedHashSet<>();
     Set<String> shownStats = new LinkedHashSet<>();
@@ -67,15 +68,8 @@ final class ResultDetailView {
     List<Map<String, Object>> out = new ArrayList<>();
     pair(out, "Model", doc.model(), null);
     pair(out, "Engine", doc.engine(), null);
-    pair(out, "Engine image", doc.text(MetricKeys.ENGINE_IMAGE), null);
     pair(out, "Suite", doc.suite(), null);
     pair(out, "Time", doc.timestamp(), null);
-    String version = doc.text(MetricKeys.SVC_VERSION);
-    if (version != null) {
-      pair(out, "svc version", version, null);
-    } else {
-      pair(out, "kitt version", doc.text("kitt_version"), null);
-    }
     pair(out, "Outcome", outcome(doc), null);
     if (doc.invalid()) {
       String reason = doc.text("invalid_reason") != null ? doc.text("invalid_reason") : doc.text("reason");

@@ -7,6 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.svc.bench.emulator.EmulatorOptions;
 import dev.svc.bench.emulator.EngineEmulator;
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectImageResponse;
+import dev.svc.bench.run.ModelDigest;
+import dev.svc.core.FileDigest;
+import dev.svc.core.home.SvcHome;
+import dev.svc.engines.EngineCatalog;
 import dev.svc.core.metrics.DistributionSummary;
 import dev.svc.core.metrics.MetricKeys;
 import dev.svc.engines.fixtures.LlamaServerBinary;
@@ -23,10 +28,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -167,6 +176,15 @@ class RunCommandTest {
       assertThat(metrics.fieldNames()).containsAll(MetricKeys.TOP_LEVEL);
       assertThat(metrics.getString(MetricKeys.ENGINE_IMAGE)).isEqualTo(LlamaServerImage.TAG);
       assertThat(metrics.getBoolean(MetricKeys.PASSED)).isTrue();
+      // the image as the daemon has it: a registry's digest when it came from one, else its local id
+      InspectImageResponse image = docker.inspectImageCmd(LlamaServerImage.TAG).exec();
+      assertThat(metrics.getString(MetricKeys.ENGINE_IMAGE_DIGEST)).isEqualTo(
+          image.getRepoDigests() == null || image.getRepoDigests().isEmpty() ? image.getId() : image.getRepoDigests().get(0));
+      assertThat(metrics.getString(MetricKeys.ENGINE_IMAGE_DIGEST)).contains("sha256:");
+      assertThat(metrics.getJsonArray(MetricKeys.ENGINE_ARGS).getList()).containsExactly(LlamaServerImage.TAG,
+          "-m", "/models/tiny.gguf", "--host", "0.0.0.0", "--port", "8081", "-a", "tiny");
+      assertThat(metrics.getString(MetricKeys.ENGINE_VERSION)).matches("b\\d+-[0-9a-f]+");
+      assertThat(metrics.getString(MetricKeys.MODEL_DIGEST)).isEqualTo("sha256:" + FileDigest.sha256(model));
       JsonArray results = metrics.getJsonArray(MetricKeys.RESULTS);
       assertThat(results.stream().map(r -> ((JsonObject) r).getString(MetricKeys.TEST_NAME)))
           .containsExactly("throughput", "latency", "memory", "warmup");
@@ -289,6 +307,68 @@ class RunCommandTest {
         .noneMatch(line -> line.startsWith(NativeLifecycle.OUTPUT_TAG));
     assertThat(ProcessHandle.current().descendants()).as("llama-server processes left behind")
         .noneMatch(p -> p.info().command().filter(binary.toString()::equals).isPresent());
+
+    // what was measured: the server's own build, the command line it was started with, the model's bytes
+    assertThat(metrics.getString(MetricKeys.ENGINE_VERSION)).isEqualTo(buildInfoOf(binary));
+    assertThat(metrics.containsKey(MetricKeys.ENGINE_VERSION_REASON)).isFalse();
+    int port = listeningPort(Files.readString(out.resolve(RunCommand.ENGINE_LOG)));
+    List<String> expandedArgs = EngineCatalog.load(new SvcHome(home)).find("llama_cpp").orElseThrow().nativeCommand()
+        .orElseThrow().expand(model.toString(), "tiny", port);
+    assertThat(metrics.getJsonArray(MetricKeys.ENGINE_ARGS).getList())
+        .containsExactlyElementsOf(concat(List.of(binary.toString()), expandedArgs));
+    assertThat(metrics.getValue(MetricKeys.ENGINE_IMAGE_DIGEST)).isNull();
+    String sha256 = FileDigest.sha256(model);
+    assertThat(metrics.getString(MetricKeys.MODEL_DIGEST)).isEqualTo("sha256:" + sha256);
+    assertThat(metrics.getInteger(MetricKeys.REPEATS)).isEqualTo(1);
+    Path cache = home.resolve("cache").resolve(ModelDigest.CACHE_FILE);
+    JsonObject entry = new JsonObject(Files.readString(cache)).getJsonObject(model.toRealPath().toString());
+    assertThat(entry.getString("sha256")).isEqualTo(sha256);
+    assertThat(entry.getLong("size")).isEqualTo(Files.size(model));
+
+    // the next run on the same model takes its digest from the cache: a made-up one there shows it was not read again
+    String planted = "ab".repeat(32);
+    Files.writeString(cache, new JsonObject(Files.readString(cache)).put(model.toRealPath().toString(),
+        entry.copy().put("sha256", planted)).encode());
+    assertThat(modelDigestOfAnEndpointRun(home, model, "cached")).isEqualTo("sha256:" + planted);
+    // touched: read again
+    Files.setLastModifiedTime(model, FileTime.fromMillis(Files.getLastModifiedTime(model).toMillis() + 1000));
+    assertThat(modelDigestOfAnEndpointRun(home, model, "touched")).isEqualTo("sha256:" + sha256);
+    // changed: a new digest
+    Files.write(model, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
+    assertThat(modelDigestOfAnEndpointRun(home, model, "changed")).isEqualTo("sha256:" + FileDigest.sha256(model))
+        .isNotEqualTo("sha256:" + sha256);
+  }
+
+  /** The model digest of a quick run of one benchmark against the emulator, with this home and -m. */
+  private String modelDigestOfAnEndpointRun(Path home, Path model, String name) throws IOException {
+    Path out = temp.resolve(name);
+    int exit = new CommandLine(new SvcCommand()).execute("run", "--home", home.toString(), "--endpoint",
+        "http://127.0.0.1:" + emulator.port(), "-m", model.toString(), "-e", "llama_cpp", "-s", "quick", "-o",
+        out.toString());
+    assertThat(exit).isZero();
+    return new JsonObject(Files.readString(out.resolve("metrics.json"))).getString(MetricKeys.MODEL_DIGEST);
+  }
+
+  /** llama.cpp's build_info for this binary, from what its --version prints: {@code b<build>-<commit>}. */
+  private static String buildInfoOf(Path binary) throws Exception {
+    Process version = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+    String text = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(version.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    Matcher build = Pattern.compile("build (\\d+), commit ([0-9a-f]+)").matcher(text);
+    assertThat(build.find()).as(text).isTrue();
+    return "b" + build.group(1) + "-" + build.group(2);
+  }
+
+  private static int listeningPort(String engineLog) {
+    Matcher listening = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)").matcher(engineLog);
+    assertThat(listening.find()).as(engineLog).isTrue();
+    return Integer.parseInt(listening.group(1));
+  }
+
+  private static List<String> concat(List<String> first, List<String> rest) {
+    List<String> all = new java.util.ArrayList<>(first);
+    all.addAll(rest);
+    return all;
   }
 
   @Test

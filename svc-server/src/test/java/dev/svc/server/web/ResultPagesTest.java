@@ -542,7 +542,10 @@ class ResultPagesTest {
     List<List<String>> rows = parseCsv(body);
     assertThat(rows.get(0)).containsExactly("result_id", "model", "engine", "suite", "timestamp", "simulated", "benchmark",
         "run_number", "metric", "statistic", "value", "unit");
-    List<List<String>> data = rows.subList(1, rows.size());
+    // the result's own rows (no benchmark) come first, then one per benchmark metric
+    List<List<String>> run = rows.subList(1, rows.size()).stream().filter(r -> r.get(6).isEmpty()).toList();
+    assertThat(run).extracting(r -> r.get(8)).containsExactly("svc_version", "engine", "engine_image", "model");
+    List<List<String>> data = rows.subList(1, rows.size()).stream().filter(r -> !r.get(6).isEmpty()).toList();
     assertThat(data).allSatisfy(r -> {
       assertThat(r).hasSize(12);
       assertThat(r.get(0)).isEqualTo(id);
@@ -560,6 +563,52 @@ class ResultPagesTest {
     assertThat(parseCsv(all.bodyAsString()).stream().skip(1).map(r -> r.get(0)).distinct()).containsExactly(plain, id);
     HttpResponse<Buffer> filtered = server.get("/results/export.csv?model=plain");
     assertThat(parseCsv(filtered.bodyAsString()).stream().skip(1).map(r -> r.get(0)).distinct()).containsExactly(plain);
+  }
+
+  @Test
+  void theDetailPageAndTheCsvSayWhatWasMeasured() throws IOException {
+    JsonObject measured = full("tiny.gguf", "llama_cpp", "2026-03-01T10:00:00.000Z", 103.2, 40.1)
+        .put("engine_image", "svc-local/llama-server:cpu").put("engine_image_digest", "sha256:" + "c".repeat(64))
+        .put("engine_version", "b1-de3ff81")
+        .put("engine_args", new JsonArray(List.of("svc-local/llama-server:cpu", "-m", "/models/tiny.gguf", "-a", "my model")))
+        .put("model_digest", "sha256:" + "d".repeat(64)).put("repeats", 1).put("seed", 7).put("seed_given", true);
+    measured.getJsonArray("results").getJsonObject(0).getJsonObject("load").put("prompts_hash", "0123456789abcdef");
+    write("measured", measured);
+    write("endpoint", full("remote", "vllm", "2026-03-02T10:00:00.000Z", 50, 40).put("engine_image", "endpoint:http://gpu-1:8000")
+        .putNull("engine_version").put("engine_version_reason", "GET /version answered HTTP 404").putNull("engine_args")
+        .putNull("model_digest").put("model_digest_reason", "the model path /m is not on this host").put("repeats", 1)
+        .put("seed", 99).put("seed_given", false));
+    TestServer server = servers.start();
+    String id = idOf("tiny.gguf");
+
+    String html = page("/results/" + id);
+    String card = html.substring(html.indexOf("id=\"result-provenance\""), html.indexOf("id=\"result-system\""));
+    assertThat(card).contains("<dt>svc version</dt><dd>1.8.0</dd>", "<dt>Engine version</dt><dd>b1-de3ff81</dd>",
+        "<dt>Engine image</dt><dd>svc-local/llama-server:cpu</dd>", "<dt>Image digest</dt><dd>sha256:" + "c".repeat(64),
+        "<dt>Launch arguments</dt><dd>svc-local/llama-server:cpu -m /models/tiny.gguf -a &#39;my model&#39;</dd>",
+        "<dt>Model digest</dt><dd>sha256:" + "d".repeat(64), "<dt>Seed</dt><dd>7 (given)</dd>",
+        "<dt>Repeats</dt><dd>1</dd>", "<dt>Prompts hash</dt><dd>throughput 0123456789abcdef</dd>");
+    String remote = page("/results/" + idOf("remote"));
+    assertThat(remote).contains("<dt>Engine version</dt><dd>unknown: GET /version answered HTTP 404</dd>",
+        "<dt>Launch arguments</dt><dd>none: svc did not start the engine</dd>",
+        "<dt>Model digest</dt><dd>unknown: the model path /m is not on this host</dd>",
+        "<dt>Seed</dt><dd>99 (drawn for this run)</dd>");
+
+    List<List<String>> rows = parseCsv(server.get("/results/" + id + "/export.csv").bodyAsString());
+    List<List<String>> run = rows.stream().skip(1).filter(r -> r.get(6).isEmpty()).map(r -> r.subList(8, 11)).toList();
+    assertThat(run).containsExactly(List.of("svc_version", "", "1.8.0"), List.of("engine", "", "llama_cpp"),
+        List.of("engine_version", "", "b1-de3ff81"), List.of("engine_image", "", "svc-local/llama-server:cpu"),
+        List.of("engine_image_digest", "", "sha256:" + "c".repeat(64)),
+        List.of("engine_args", "", "svc-local/llama-server:cpu -m /models/tiny.gguf -a 'my model'"),
+        List.of("model", "", "tiny.gguf"), List.of("model_digest", "", "sha256:" + "d".repeat(64)),
+        List.of("seed", "", "7"), List.of("seed_given", "", "true"), List.of("repeats", "", "1"),
+        List.of("prompts_hash", "", "throughput 0123456789abcdef"));
+    List<List<String>> unknown = parseCsv(server.get("/results/" + idOf("remote") + "/export.csv").bodyAsString());
+    assertThat(unknown.stream().skip(1).filter(r -> r.get(6).isEmpty()).map(r -> r.subList(8, 11)))
+        .contains(List.of("engine_version_reason", "", "GET /version answered HTTP 404"),
+            List.of("model_digest_reason", "", "the model path /m is not on this host"))
+        .noneMatch(r -> r.get(0).equals("engine_version") || r.get(0).equals("model_digest")
+            || r.get(0).equals("engine_args"));
   }
 
   @Test
