@@ -16,7 +16,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The formulas of benchmarks.md section 2 on hand-made timelines, and the parsing of load models and SLOs. */
+/** The formulas of docs/metrics.md, "Per-request metrics" on hand-made timelines, and the parsing of load models and SLOs. */
 class MetricFormulasTest {
 
   private static final long MS = 1_000_000;

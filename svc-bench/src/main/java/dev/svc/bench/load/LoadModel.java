@@ -3,7 +3,7 @@ package dev.svc.bench.load;
 import java.util.Locale;
 
 /**
- * How requests are offered to the engine (benchmarks.md section 3): closed loop ({@code sequential},
+ * How requests are offered to the engine (docs/metrics.md, "Load models"): closed loop ({@code sequential},
  * {@code concurrency:N}), open loop ({@code rate:R}, {@code poisson:R}) or a {@code sweep} of both.
  */
 public record LoadModel(Mode mode, int concurrency, double rate) {

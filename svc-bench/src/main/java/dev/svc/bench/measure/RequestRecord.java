@@ -3,7 +3,7 @@ package dev.svc.bench.measure;
 import dev.svc.engines.codec.ServerTimings;
 
 /**
- * What the client saw of one request (benchmarks.md section 1). Times are monotonic nanoseconds
+ * What the client saw of one request (docs/metrics.md, "Timestamps"). Times are monotonic nanoseconds
  * on one clock; {@code sched} is {@link #UNSCHEDULED} in closed-loop modes. {@code chunks} are the
  * arrival times of the chunks that carried generated text, in order. A failed request has an
  * {@code error} and whatever times it reached. {@code server} holds the engine's own timings of

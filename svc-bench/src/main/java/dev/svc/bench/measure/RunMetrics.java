@@ -9,7 +9,7 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The aggregate metrics of one benchmark's measured requests (warmup already excluded), exactly as
- * benchmarks.md section 2 defines them. The window is [first t_send, last t_end] of those requests.
+ * docs/metrics.md, "Per-request metrics" defines them. The window is [first t_send, last t_end] of those requests.
  * A distribution with no values is {@code null}, never a zero that looks real.
  */
 public final class RunMetrics {

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Service-level objectives for goodput (benchmarks.md section 2): a request is good when it
+ * Service-level objectives for goodput (docs/metrics.md, "Throughput, goodput and SLOs"): a request is good when it
  * completed and met every objective given. Parsed from {@code ttft_ms=500,tpot_ms=30}.
  */
 public record Slo(Map<String, Double> limits) {

@@ -210,7 +210,7 @@ public final class SuiteRun {
     return failure == null && !outcomes.isEmpty() && outcomes.stream().allMatch(BenchmarkOutcome::passed);
   }
 
-  /** metrics.json: the top-level keys of benchmarks.md section 6 around the benchmarks' entries. */
+  /** metrics.json: the top-level keys of docs/metrics.md, "The files of a run" around the benchmarks' entries. */
   public static JsonObject metrics(RunRequest request, EngineTarget engine, RunProvenance provenance,
       List<BenchmarkOutcome> outcomes, JsonObject systemInfo, String suite, String startedAt, double seconds,
       String failure) {

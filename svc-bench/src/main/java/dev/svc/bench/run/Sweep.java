@@ -20,7 +20,7 @@ import java.util.Locale;
 import java.util.function.IntFunction;
 
 /**
- * The sweep load (benchmarks.md section 3): a sequential baseline (rate r_seq = completed requests /
+ * The sweep load (docs/metrics.md, "Load models"): a sequential baseline (rate r_seq = completed requests /
  * window), then the maximum throughput in closed loop (r_max, with the benchmark's
  * {@code concurrency:N}, or {@value #DEFAULT_CONCURRENCY} workers), then Poisson arrivals at rates
  * 20, 40, 60 and 80 % of the way from r_seq to r_max. Every step sends the benchmark's iterations,

@@ -4,7 +4,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.Arrays;
 
 /**
- * The aggregate of one per-request metric (benchmarks.md section 2): mean, percentiles by linear
+ * The aggregate of one per-request metric (docs/metrics.md, "Per-request metrics"): mean, percentiles by linear
  * interpolation between closest ranks, min, max and the population standard deviation.
  */
 public record DistributionSummary(double mean, double p50, double p90, double p95, double p99, double min,

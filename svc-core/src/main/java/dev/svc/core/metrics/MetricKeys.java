@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The keys of a {@code metrics.json} document (benchmarks.md section 6), in document order: the one
+ * The keys of a {@code metrics.json} document (docs/metrics.md, "The files of a run"), in document order: the one
  * definition the runner, the simulator and the tests share. Lists are immutable.
  */
 public final class MetricKeys {
@@ -197,7 +197,7 @@ public final class MetricKeys {
   /** The summary keys whose values never decrease in this order: min ≤ p50 ≤ p90 ≤ p95 ≤ p99 ≤ max. */
   public static final List<String> ASCENDING = List.of(MIN, P50, P90, P95, P99, MAX);
 
-  // --- GPU memory (benchmarks.md section 5) ---
+  // --- GPU memory (docs/metrics.md, "GPU memory") ---
 
   public static final String PEAK_MEMORY_MB = "peak_memory_mb";
   public static final String AVG_MEMORY_MB = "avg_memory_mb";

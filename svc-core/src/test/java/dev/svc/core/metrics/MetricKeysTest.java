@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The key lists follow benchmarks.md section 6. */
+/** The key lists follow docs/metrics.md, "The files of a run". */
 class MetricKeysTest {
 
   @Test

@@ -6,7 +6,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.random.RandomGenerator;
 
 /**
- * A made-up GPU memory trace (benchmarks.md section 5) of the GPU the engine runs on: one
+ * A made-up GPU memory trace (docs/metrics.md, "GPU memory") of the GPU the engine runs on: one
  * {@code [t_ms, used_mb]} sample every 100 ms, with peak, average and utilisation derived from the
  * samples. Engines that reserve memory up front (vLLM, TGI) sit near 90 % of the card; the others
  * hold the weights plus a KV cache. No sample exceeds the card's memory. Without a GPU the figures

@@ -6,7 +6,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * Assembles a simulated run's {@code metrics.json} in the layout of benchmarks.md section 6: one
+ * Assembles a simulated run's {@code metrics.json} in the layout of docs/metrics.md, "The files of a run": one
  * benchmark in {@code results}, the host's {@code system_info}, and {@code "simulated": true}.
  */
 final class MetricsDocument {

@@ -10,7 +10,7 @@ import java.util.random.RandomGenerator;
  * Made-up but self-consistent performance metrics (throughput, latency, memory, warmup): each
  * simulated request gets a TTFT, a TPOT, an output length and inter-chunk gaps scaled by the GPU,
  * the engine, the model size and the load; the aggregates are then computed from those requests
- * exactly as benchmarks.md section 2 defines them.
+ * exactly as docs/metrics.md, "Per-request metrics" defines them.
  */
 final class PerformanceMetrics {
 

@@ -109,7 +109,7 @@ final class RunLog {
         m.getDouble(MetricKeys.ACCURACY), correct, total));
   }
 
-  /** The container command (benchmarks.md section 7), with the engine's own flags. */
+  /** The container command (README, "Engines"), with the engine's own flags. */
   static String dockerRun(EngineSpec engine, String image, String modelPath, String container, SimulatedHost host) {
     StringBuilder cmd = new StringBuilder("docker run -d --name ").append(container).append(" --network host");
     if (host.hasGpu()) {

@@ -35,7 +35,7 @@ record BenchmarkMetrics(String name, Integer runNumber, Boolean passed, Map<Stri
   private static final int MAX_DEPTH = 3;
 
   /**
-   * The {@code gpu_memory} figures of a benchmark (benchmarks.md section 5).
+   * The {@code gpu_memory} figures of a benchmark (docs/metrics.md, "GPU memory").
    *
    * @param samples {@code [t_ms, used_mb]} pairs in document order (malformed pairs dropped)
    * @param reason why the figures are null (no GPU), null when they were measured

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The steps of a benchmark run under the {@code sweep} load (benchmarks.md section 3), read
+ * The steps of a benchmark run under the {@code sweep} load (docs/metrics.md, "Load models"), read
  * tolerantly from its {@code sweep} list: one step per object, in the order run, with
  * {@code sweep_note} when no open-loop step ran. Missing or odd values are null, never zeros.
  *
