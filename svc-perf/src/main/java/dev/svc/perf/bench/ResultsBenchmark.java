@@ -35,8 +35,7 @@ public final class ResultsBenchmark {
     System.out.println("A server with many indexed results: start, and RSS after listing them");
     System.out.printf("%d metrics.json files of about %d bytes; %d starts on the existing HOME; %d list calls"
         + " (GET /api/v1/results, %d a page, every page in turn)%n", count, docBytes, starts, listCalls, PER_PAGE);
-    System.out.println(MachineState.header() + "; server JVM options: bin/svc's"
-        + (System.getenv("SVC_JAVA_OPTS") == null ? "" : " + SVC_JAVA_OPTS=" + System.getenv("SVC_JAVA_OPTS")));
+    System.out.println(MachineState.header() + "; " + ServerProcess.jvmOptions());
     ServerProcess.HealthProbe.warm();
     MachineState.begin(); // loads OSHI before anything is measured
     Path home = ServerProcess.newHome();

@@ -48,6 +48,12 @@ public final class ServerProcess implements AutoCloseable {
     return Path.of(configured == null ? "" : configured).toAbsolutePath().normalize();
   }
 
+  /** What the servers' JVM options are, for a benchmark's header: bin/svc's, and SVC_JAVA_OPTS when set. */
+  public static String jvmOptions() {
+    String extra = System.getenv("SVC_JAVA_OPTS");
+    return "server JVM options: bin/svc's" + (extra == null ? "" : " + SVC_JAVA_OPTS=" + extra);
+  }
+
   /** A new temporary HOME. */
   public static Path newHome() throws IOException {
     return Files.createTempDirectory("svc-bench-home-");

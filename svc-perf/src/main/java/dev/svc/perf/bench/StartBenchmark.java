@@ -34,8 +34,7 @@ public final class StartBenchmark {
     System.out.println("Server start to first healthy HTTPS response, and RSS");
     System.out.printf("%d repeats; RSS idle %d s after healthy; heartbeat load over mutual TLS: %d agents,"
         + " %d connections, %d s%n", repeats, idle, agentCount, connections, loadSeconds);
-    System.out.println(MachineState.header() + "; server JVM options: bin/svc's"
-        + (System.getenv("SVC_JAVA_OPTS") == null ? "" : " + SVC_JAVA_OPTS=" + System.getenv("SVC_JAVA_OPTS"))
+    System.out.println(MachineState.header() + "; " + ServerProcess.jvmOptions()
         + "; class archive: " + classArchive());
     ServerProcess.HealthProbe.warm();
     MachineState.begin(); // loads OSHI before anything is measured
