@@ -64,7 +64,7 @@ public final class Pem {
     byte[] der = firstBlock(pem, CERTIFICATE);
     if (der != null) {
       try {
-        return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
+        return certificate(der);
       } catch (CertificateException | RuntimeException e) {
         // read again below, for its error
       }
@@ -87,8 +87,7 @@ public final class Pem {
         if (der == null) {
           throw new CertificateException("its PEM block is not base64 between BEGIN and END lines");
         }
-        certificates.add((X509Certificate) CertificateFactory.getInstance("X.509")
-            .generateCertificate(new ByteArrayInputStream(der)));
+        certificates.add(certificate(der));
       } catch (CertificateException e) {
         throw new IllegalArgumentException("Certificate " + (certificates.size() + 1) + " of the PEM text cannot be read: "
             + e.getMessage(), e);
@@ -98,6 +97,10 @@ public final class Pem {
       throw new IllegalArgumentException("The text contains no PEM certificate.");
     }
     return certificates;
+  }
+
+  private static X509Certificate certificate(byte[] der) throws CertificateException {
+    return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
   }
 
   /** Accepts {@code PRIVATE KEY} (PKCS#8), {@code EC PRIVATE KEY} and {@code RSA PRIVATE KEY}, unencrypted. */
@@ -148,7 +151,7 @@ public final class Pem {
   }
 
   static String encode(String type, byte[] der) {
-    return "-----BEGIN " + type + "-----\n" + LINES.encodeToString(der) + "\n-----END " + type + "-----\n";
+    return BEGIN + type + DASHES + "\n" + LINES.encodeToString(der) + "\n-----END " + type + DASHES + "\n";
   }
 
   /**
