@@ -39,8 +39,9 @@ public final class ServerTls {
     this.clientCa = clientCa;
     this.certPem = certPem;
     this.description = description;
-    this.servesCa = chainHolds(certPem, ca.certificate());
-    this.keyManagers = keyManagers(certPem, keyPem);
+    var chain = dev.svc.core.tls.Pem.parseCertificates(certPem);
+    this.servesCa = chain.contains(ca.certificate());
+    this.keyManagers = keyManagers(chain, keyPem);
   }
 
   /**
@@ -49,8 +50,8 @@ public final class ServerTls {
    * rounds of PBKDF2, to store and again to read) was a tenth of a second of every start. This store
    * never leaves memory, so JKS's light protection is enough.
    */
-  private static KeyManagerFactory keyManagers(String certPem, String keyPem) {
-    var chain = dev.svc.core.tls.Pem.parseCertificates(certPem);
+  private static KeyManagerFactory keyManagers(java.util.List<java.security.cert.X509Certificate> chain,
+      String keyPem) {
     java.security.PrivateKey key = dev.svc.core.tls.Pem.parsePrivateKey(keyPem);
     char[] password = "in-memory".toCharArray();
     try {
@@ -62,15 +63,6 @@ public final class ServerTls {
       return factory;
     } catch (java.security.GeneralSecurityException | IOException e) {
       throw new IllegalArgumentException("The server key and certificate cannot be used together: " + e.getMessage(), e);
-    }
-  }
-
-  /** Whether the PEM chain holds this certificate (a chain that cannot be read holds nothing). */
-  private static boolean chainHolds(String chainPem, java.security.cert.X509Certificate certificate) {
-    try {
-      return dev.svc.core.tls.Pem.parseCertificates(chainPem).contains(certificate);
-    } catch (RuntimeException e) {
-      return false;
     }
   }
 
