@@ -10,6 +10,7 @@ import dev.svc.bench.suite.SuiteCatalog;
 import dev.svc.bench.run.SuiteRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,12 @@ class SuiteCatalogTest {
     BenchmarkSettings throughput = catalog.suite("quick").orElseThrow().benchmark("throughput").orElseThrow();
     assertThat(throughput.load()).isEqualTo(LoadModel.concurrency(4));
     assertThat(throughput.warmupRequests()).isEqualTo(BenchmarkSettings.DEFAULT_WARMUP_REQUESTS);
+    assertThat(throughput.runs()).as("the quick suite's first look runs once").isEqualTo(1);
+    for (String suite : List.of("performance", "standard")) {
+      assertThat(catalog.suite(suite).orElseThrow().benchmarks()).as(suite)
+          .filteredOn(b -> List.of("throughput", "latency", "memory").contains(b.name()))
+          .extracting(BenchmarkSettings::runs).containsExactly(3, 3, 3);
+    }
   }
 
   @Test
@@ -69,7 +76,8 @@ class SuiteCatalogTest {
     assertThat(SuiteRun.select(chat, null, null, 0)).extracting(BenchmarkSettings::prefixTokens).containsExactly(0, 0, 0);
     assertThat(SuiteRun.select(chat, "throughput", LoadModel.concurrency(2), null).get(0))
         .isEqualTo(new BenchmarkSettings("throughput", BenchmarkSettings.DEFAULT_ITERATIONS,
-            BenchmarkSettings.DEFAULT_MAX_TOKENS, LoadModel.concurrency(2), BenchmarkSettings.DEFAULT_WARMUP_REQUESTS, 0, 500));
+            BenchmarkSettings.DEFAULT_MAX_TOKENS, LoadModel.concurrency(2), BenchmarkSettings.DEFAULT_WARMUP_REQUESTS, 0, 500,
+            1));
   }
 
   @Test
@@ -85,6 +93,9 @@ class SuiteCatalogTest {
     assertRefused("benchmarks:\n  latency:\n    iterations: 0\n", "at least 1");
     assertRefused("benchmark:\n  latency:\n", "unknown key 'benchmark'");
     assertRefused("benchmarks: [\n", "not well-formed YAML");
+    assertRefused("benchmarks:\n  warmup:\n    repeat: 3\n", "warmup runs once: it measures a cold engine");
+    assertRefused("benchmarks:\n  gsm8k:\n    repeat: 2\n", "gsm8k runs once: it asks the same questions");
+    assertRefused("benchmarks:\n  latency:\n    repeat: 0\n", "repeat of latency must be from 1 to 100");
   }
 
   private void assertRefused(String yaml, String message) throws Exception {

@@ -96,6 +96,11 @@ public final class RunCommand implements Callable<Integer> {
       + " suite's prefix_tokens (default: the suite's, else 0: every prompt new).")
   Integer prefixTokens;
 
+  @Option(names = "--repeat", paramLabel = "N", description = "Run each performance benchmark N times with new prompts"
+      + " each time and report every figure as the mean of the runs with its 95 %% confidence interval; replaces the"
+      + " suite's repeat (default: the suite's, else 1). The warmup and quality benchmarks and sweeps run once.")
+  Integer repeat;
+
   @Option(names = "--dataset-dir", description = "Quality datasets directory (default: ~/.svc/datasets).")
   Path datasetDir;
 
@@ -147,7 +152,10 @@ public final class RunCommand implements Callable<Integer> {
       if (prefixTokens != null && (prefixTokens < 0 || prefixTokens > BenchmarkSettings.MAX_PREFIX_TOKENS)) {
         throw new IllegalArgumentException("--prefix-tokens must be from 0 to " + BenchmarkSettings.MAX_PREFIX_TOKENS);
       }
-      benchmarks = SuiteRun.select(chosen, only, loadModel, prefixTokens);
+      if (repeat != null && (repeat < 1 || repeat > BenchmarkSettings.MAX_REPEAT)) {
+        throw new IllegalArgumentException("--repeat must be from 1 to " + BenchmarkSettings.MAX_REPEAT);
+      }
+      benchmarks = SuiteRun.select(chosen, only, loadModel, prefixTokens, repeat);
       if (nativeProcess) {
         requireNativeCombination(spec);
       }
@@ -205,14 +213,15 @@ public final class RunCommand implements Callable<Integer> {
     }
     double seconds = (System.nanoTime() - startNanos) / 1e9;
     List<BenchmarkOutcome> ran = outcome == null ? List.of() : outcome.benchmarks();
-    RunProvenance provenance = provenance(request, runner, started[0], svcHome);
+    RunProvenance provenance = provenance(request, runner, started[0], svcHome,
+        benchmarks.stream().mapToInt(BenchmarkSettings::runs).max().orElse(RunProvenance.ONE_REPEAT));
     JsonObject metrics = SuiteRun.metrics(request, target[0], provenance, ran, systemInfo, suite, startedAt, seconds,
         failure);
     JsonObject config = new JsonObject().put("model", request.model().toString()).put("engine", engine).put("suite", suite)
         .put("benchmark", request.benchmark()).put("load", load).put("slo", slo).put("seed", seed)
         .put("dataset_dir", request.datasetDir().toString()).put("endpoint", endpoint)
         .put("force", force).put("auto_pull", autoPull).put("native", nativeProcess);
-    config.put("seed_given", request.seedGiven()).put("prefix_tokens", prefixTokens);
+    config.put("seed_given", request.seedGiven()).put("prefix_tokens", prefixTokens).put("repeat", repeat);
     RunOutput.write(dir, metrics, config, outcome == null ? java.util.Map.of() : outcome.requests());
     System.out.println("Results: " + dir);
     return SuiteRun.passed(ran, failure) ? 0 : 1;
@@ -222,7 +231,8 @@ public final class RunCommand implements Callable<Integer> {
    * What the run measured: the engine's version and launch, and the model's digest, read after the
    * engine stopped so that hashing a large model takes no CPU from the measurements.
    */
-  private static RunProvenance provenance(RunRequest request, SuiteRun runner, RunningEngine engine, SvcHome home) {
+  private static RunProvenance provenance(RunRequest request, SuiteRun runner, RunningEngine engine, SvcHome home,
+      int repeats) {
     String modelDigest = null;
     String reason = null;
     if (!Files.exists(request.model())) {
@@ -236,7 +246,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     return new RunProvenance(runner.engineVersion(),
         engine == null ? null : engine.launchArgs(), engine == null ? null : engine.imageDigest(), modelDigest, reason,
-        RunProvenance.ONE_REPEAT);
+        repeats);
   }
 
   /** --native starts the engine itself: not with an endpoint, no image to pull, and only where engines.yaml says how. */

@@ -81,13 +81,21 @@ public final class BenchmarkExecutor {
 
   /** Runs {@code settings}, counting its requests in {@code progress}. */
   public Future<BenchmarkOutcome> run(BenchmarkSettings settings, LoadProgress progress) {
-    return settings.quality() ? quality(settings, progress) : performance(settings, progress);
+    return run(settings, 1, progress);
   }
 
-  private Future<BenchmarkOutcome> performance(BenchmarkSettings settings, LoadProgress progress) {
+  /**
+   * Runs {@code settings} as its {@code runNumber}th run (from 1): each run of a repeated
+   * benchmark sends prompts of its own, so that no run is served from another's prompt cache.
+   */
+  public Future<BenchmarkOutcome> run(BenchmarkSettings settings, int runNumber, LoadProgress progress) {
+    return settings.quality() ? quality(settings, progress) : performance(settings, runNumber, progress);
+  }
+
+  private Future<BenchmarkOutcome> performance(BenchmarkSettings settings, int runNumber, LoadProgress progress) {
     // one prompt per request, warmup included, so that none repeats within the run (a sweep's steps included)
     boolean sweep = settings.load().mode() == LoadModel.Mode.SWEEP;
-    Prompts prompts = Prompts.forBenchmark(seed, settings.name(),
+    Prompts prompts = Prompts.forBenchmark(seed, runNumber == 1 ? settings.name() : settings.name() + "#" + runNumber,
         settings.iterations() * (sweep ? Sweep.MAX_STEPS : 1) + settings.warmupRequests(), settings.prefixTokens());
     IntFunction<RequestSpec> build = i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)
         : requests.request(prompts.get(i), settings.maxTokens());
@@ -100,7 +108,7 @@ public final class BenchmarkExecutor {
             return new Measurement(metrics, run.measured(), invalidReason(settings.load(), metrics));
           });
       return measured.compose(m -> vertx.executeBlocking(tracking::stop)
-          .map(trace -> performanceResult(settings, prompts, m, trace)));
+          .map(trace -> performanceResult(settings, runNumber, prompts, m, trace)));
     });
   }
 
@@ -138,8 +146,8 @@ public final class BenchmarkExecutor {
    * sweep's steps together); the warmup benchmark's stabilisation point is that of its first
    * {@code iterations} requests (a sweep's sequential step).
    */
-  private BenchmarkOutcome performanceResult(BenchmarkSettings settings, Prompts prompts, Measurement measured,
-      MemoryTrace trace) {
+  private BenchmarkOutcome performanceResult(BenchmarkSettings settings, int runNumber, Prompts prompts,
+      Measurement measured, MemoryTrace trace) {
     List<RequestRecord> records = measured.records();
     PromptCache cache = PromptCache.of(records);
     JsonObject metrics = cache.into(measured.metrics().put(MetricKeys.GPU_MEMORY, trace.toJson()));
@@ -153,7 +161,7 @@ public final class BenchmarkExecutor {
     String invalidReason = Stream.of(measured.invalidReason(), unexpectedCacheHits(settings, cache))
         .filter(Objects::nonNull).reduce((a, b) -> a + "; " + b).orElse(null);
     boolean valid = invalidReason == null;
-    JsonObject result = entry(settings.name(), passed, metrics, errors)
+    JsonObject result = entry(settings.name(), runNumber, passed, metrics, errors)
         .put(MetricKeys.LOAD, load(settings).put(MetricKeys.LOAD_PROMPTS_HASH, prompts.hash())
             .put(MetricKeys.LOAD_PREFIX_TOKENS, settings.prefixTokens()))
         .put(MetricKeys.VALID, valid);
@@ -171,7 +179,7 @@ public final class BenchmarkExecutor {
             .map(run -> qualityResult(settings, benchmark, questions, run.measured())), failure -> {
           String message = failure instanceof DatasetMissingException ? failure.getMessage()
               : "Cannot read the " + settings.name() + " dataset: " + failure.getMessage();
-          return Future.succeededFuture(new BenchmarkOutcome(entry(settings.name(), false, new JsonObject(),
+          return Future.succeededFuture(new BenchmarkOutcome(entry(settings.name(), 1, false, new JsonObject(),
               new JsonArray().add(message)).put(MetricKeys.LOAD, load(settings)), false, true, List.of()));
         });
   }
@@ -184,7 +192,7 @@ public final class BenchmarkExecutor {
     if (questions.isEmpty()) {
       errors.add("The " + settings.name() + " dataset holds no questions");
     }
-    return new BenchmarkOutcome(entry(settings.name(), passed, metrics, errors).put(MetricKeys.LOAD, load(settings)),
+    return new BenchmarkOutcome(entry(settings.name(), 1, passed, metrics, errors).put(MetricKeys.LOAD, load(settings)),
         passed, true, answers);
   }
 
@@ -193,9 +201,9 @@ public final class BenchmarkExecutor {
         .put(MetricKeys.LOAD_WARMUP_REQUESTS, settings.quality() ? 0 : settings.warmupRequests());
   }
 
-  private static JsonObject entry(String name, boolean passed, JsonObject metrics, JsonArray errors) {
+  private static JsonObject entry(String name, int runNumber, boolean passed, JsonObject metrics, JsonArray errors) {
     return new JsonObject().put(MetricKeys.TEST_NAME, name).put(MetricKeys.TEST_VERSION, TEST_VERSION)
-        .put(MetricKeys.RUN_NUMBER, 1).put(MetricKeys.PASSED, passed).put(MetricKeys.METRICS, metrics)
+        .put(MetricKeys.RUN_NUMBER, runNumber).put(MetricKeys.PASSED, passed).put(MetricKeys.METRICS, metrics)
         .put(MetricKeys.ERRORS, errors).put(MetricKeys.TIMESTAMP, Timestamps.now());
   }
 }

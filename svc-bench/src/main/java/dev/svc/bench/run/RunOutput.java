@@ -2,6 +2,7 @@ package dev.svc.bench.run;
 
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.quality.QualityScore;
+import dev.svc.core.metrics.Confidence;
 import dev.svc.core.metrics.MetricKeys;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -26,7 +27,8 @@ import java.util.zip.GZIPOutputStream;
  * {@code config.json} (what was asked), {@code summary.md} (for people) and
  * {@code requests.jsonl.gz} (one line per measured request, times in ms from the benchmark's first
  * send, with the engine's own timings of it where it gives them; a swept benchmark's lines carry
- * their step's {@code load}). {@code metrics.json} comes last, written aside and renamed, so that a
+ * their step's {@code load}, a repeated benchmark's their run's {@code run_number}, times from that
+ * run's first send). {@code metrics.json} comes last, written aside and renamed, so that a
  * failed write (a full disk) never leaves one cut short. Blocking.
  */
 public final class RunOutput {
@@ -45,15 +47,24 @@ public final class RunOutput {
         Writer out = new OutputStreamWriter(new GZIPOutputStream(file), StandardCharsets.UTF_8)) {
       for (Map.Entry<String, List<RequestRecord>> benchmark : requests.entrySet()) {
         List<RequestRecord> records = benchmark.getValue();
-        long origin = records.stream().mapToLong(RequestRecord::send).min().orElse(0);
         List<String> steps = stepLoads(metrics, benchmark.getKey());
-        for (int i = 0; i < records.size(); i++) {
-          JsonObject line = line(benchmark.getKey(), i, records.get(i), origin);
-          if (i < steps.size()) {
-            line.put(MetricKeys.LOAD, steps.get(i));
+        List<Integer> runs = runSizes(metrics, benchmark.getKey(), records.size());
+        int first = 0;
+        for (int run = 0; run < runs.size(); run++) {
+          List<RequestRecord> ofRun = records.subList(first, first + runs.get(run));
+          long origin = ofRun.stream().mapToLong(RequestRecord::send).min().orElse(0);
+          for (int i = 0; i < ofRun.size(); i++) {
+            JsonObject line = line(benchmark.getKey(), first + i, ofRun.get(i), origin);
+            if (first + i < steps.size()) {
+              line.put(MetricKeys.LOAD, steps.get(first + i));
+            }
+            if (runs.size() > 1) {
+              line.put(MetricKeys.RUN_NUMBER, run + 1);
+            }
+            out.write(line.encode());
+            out.write('\n');
           }
-          out.write(line.encode());
-          out.write('\n');
+          first += ofRun.size();
         }
       }
     }
@@ -83,6 +94,28 @@ public final class RunOutput {
     return loads;
   }
 
+  /**
+   * How many of a benchmark's requests each of its runs sent, in order: one run with all of them,
+   * unless the benchmark was repeated and its runs' counts add up to {@code total}.
+   */
+  private static List<Integer> runSizes(JsonObject metrics, String benchmark, int total) {
+    for (Object o : metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray())) {
+      JsonObject result = (JsonObject) o;
+      JsonArray runs = result.getJsonArray(MetricKeys.REPEAT_RUNS);
+      if (benchmark.equals(result.getString(MetricKeys.TEST_NAME)) && runs != null) {
+        List<Integer> sizes = new ArrayList<>();
+        for (Object run : runs) {
+          sizes.add(((JsonObject) run).getJsonObject(MetricKeys.METRICS, new JsonObject())
+              .getInteger(MetricKeys.TOTAL_ITERATIONS, 0));
+        }
+        if (sizes.stream().mapToInt(Integer::intValue).sum() == total) {
+          return sizes;
+        }
+      }
+    }
+    return List.of(total);
+  }
+
   static JsonObject line(String benchmark, int index, RequestRecord r, long origin) {
     JsonArray chunks = new JsonArray();
     for (long t : r.chunks()) {
@@ -107,25 +140,39 @@ public final class RunOutput {
     return out;
   }
 
-  /** A short human summary: one line per benchmark with its headline figures. */
+  /**
+   * A short human summary: what ran and what was measured, then one line per benchmark with its
+   * requests, errors, validity and headline figures; a repeated benchmark's figures carry the
+   * half-width of their 95 % interval (±).
+   */
   static String summary(JsonObject metrics) {
     StringBuilder out = new StringBuilder("# ").append(metrics.getString(MetricKeys.MODEL)).append(" on ")
         .append(metrics.getString(MetricKeys.ENGINE)).append("\n\n")
         .append("Suite `").append(metrics.getString(MetricKeys.SUITE_NAME)).append("`, ")
         .append(metrics.getBoolean(MetricKeys.PASSED, false) ? "passed" : "FAILED").append(", ")
+        .append(metrics.getBoolean(MetricKeys.VALID, true) ? "valid" : "**not valid**").append(", ")
         .append(metrics.getValue(MetricKeys.TOTAL_TIME_SECONDS)).append(" s, ")
-        .append(metrics.getString(MetricKeys.TIMESTAMP)).append(".").append(seed(metrics)).append("\n\n")
-        .append("| benchmark | passed | headline | TTFT p50 ms | TPOT p50 ms | E2E p99 ms | cache hits |\n")
-        .append("|---|---|---|---|---|---|---|\n");
+        .append(metrics.getString(MetricKeys.TIMESTAMP)).append(".").append(seed(metrics)).append("\n\n");
+    measured(out, metrics);
+    out.append("| benchmark | passed | valid | requests | errors | headline | TTFT p50 ms | TPOT p50 ms | E2E p99 ms"
+            + " | goodput req/s | cache hits |\n")
+        .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    boolean repeated = false;
     for (Object o : metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray())) {
       JsonObject r = (JsonObject) o;
       JsonObject m = r.getJsonObject(MetricKeys.METRICS, new JsonObject());
-      String headline = headline(m);
-      out.append("| ").append(r.getString(MetricKeys.TEST_NAME)).append(" | ")
-          .append(r.getBoolean(MetricKeys.PASSED, false) ? "yes" : "**no**").append(" | ").append(headline).append(" | ")
-          .append(stat(m, MetricKeys.TTFT_MS, MetricKeys.P50)).append(" | ").append(stat(m, MetricKeys.TPOT_MS, MetricKeys.P50))
-          .append(" | ").append(stat(m, MetricKeys.E2E_MS, MetricKeys.P99)).append(" | ").append(cacheHits(m))
-          .append(" |\n");
+      repeated |= r.containsKey(MetricKeys.REPEATS);
+      out.append("| ").append(r.getString(MetricKeys.TEST_NAME))
+          .append(r.containsKey(MetricKeys.REPEATS) ? " (" + r.getValue(MetricKeys.REPEATS) + " runs)" : "").append(" | ")
+          .append(r.getBoolean(MetricKeys.PASSED, false) ? "yes" : "**no**").append(" | ")
+          .append(r.getBoolean(MetricKeys.VALID, true) ? "yes" : "**no**").append(" | ")
+          .append(text(m.getValue(MetricKeys.TOTAL_ITERATIONS))).append(" | ")
+          .append(text(m.getValue(MetricKeys.ERROR_COUNT))).append(" | ")
+          .append(headline(r)).append(" | ")
+          .append(stat(r, MetricKeys.TTFT_MS, MetricKeys.P50)).append(" | ").append(stat(r, MetricKeys.TPOT_MS, MetricKeys.P50))
+          .append(" | ").append(stat(r, MetricKeys.E2E_MS, MetricKeys.P99)).append(" | ")
+          .append(withInterval(r, MetricKeys.GOODPUT, m.getValue(MetricKeys.GOODPUT))).append(" | ")
+          .append(cacheHits(m)).append(" |\n");
       for (Object error : r.getJsonArray(MetricKeys.ERRORS, new JsonArray())) {
         out.append("\n- ").append(r.getString(MetricKeys.TEST_NAME)).append(": ").append(error);
       }
@@ -134,10 +181,64 @@ public final class RunOutput {
             .append(r.getString(MetricKeys.INVALID_REASON));
       }
     }
+    if (repeated) {
+      out.append("\nA benchmark run several times shows the mean of its runs' figures ± the half-width of the mean's"
+          + " 95 % confidence interval (Student's t over the runs; metrics.json holds each interval under"
+          + " `confidence` and each run under `repeat_runs`).\n");
+    }
+    if (metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray()).stream()
+        .anyMatch(o -> ((JsonObject) o).getJsonObject(MetricKeys.METRICS, new JsonObject()).containsKey(MetricKeys.SLO))) {
+      out.append("\nGoodput: requests per second that met every objective of the run's SLO.\n");
+    }
     for (Object o : metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray())) {
       sweep(out, (JsonObject) o);
     }
     return out.append("\n").toString();
+  }
+
+  /** What was measured, one line each: engine version, launch, image and model digests, svc version. */
+  private static void measured(StringBuilder out, JsonObject metrics) {
+    Object version = metrics.getValue(MetricKeys.ENGINE_VERSION);
+    out.append("- Engine version: ").append(version != null ? version
+        : "unknown (" + metrics.getValue(MetricKeys.ENGINE_VERSION_REASON, "not recorded") + ")").append("\n");
+    if (metrics.getValue(MetricKeys.ENGINE_ARGS) instanceof JsonArray args) {
+      out.append("- Engine started as: `").append(String.join(" ", args.stream().map(String::valueOf).toList()))
+          .append("`\n");
+    }
+    if (metrics.getValue(MetricKeys.ENGINE_IMAGE_DIGEST) != null) {
+      out.append("- Image digest: ").append(metrics.getValue(MetricKeys.ENGINE_IMAGE_DIGEST)).append("\n");
+    }
+    Object model = metrics.getValue(MetricKeys.MODEL_DIGEST);
+    out.append("- Model digest: ").append(model != null ? model
+        : "unknown (" + metrics.getValue(MetricKeys.MODEL_DIGEST_REASON, "not recorded") + ")").append("\n");
+    out.append("- svc ").append(metrics.getValue(MetricKeys.SVC_VERSION, "version unknown")).append("\n\n");
+  }
+
+  private static String text(Object value) {
+    return value == null ? "" : String.valueOf(value);
+  }
+
+  /**
+   * {@code value} as text, followed by "± h" where the entry holds a confidence interval for the
+   * figure at {@code path}; empty when the value is absent.
+   */
+  static String withInterval(JsonObject entry, String path, Object value) {
+    if (value == null) {
+      return "";
+    }
+    Double half = halfWidth(entry, path);
+    return half == null ? String.valueOf(value) : value + " ± " + round(half);
+  }
+
+  private static Double halfWidth(JsonObject entry, String path) {
+    Object figure = entry.getJsonObject(MetricKeys.CONFIDENCE, new JsonObject())
+        .getJsonObject(MetricKeys.CONFIDENCE_FIGURES, new JsonObject()).getValue(path);
+    Confidence confidence = Confidence.fromJson(figure);
+    return confidence == null ? null : confidence.halfWidth();
+  }
+
+  private static String round(double value) {
+    return new java.math.BigDecimal(value).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
   }
 
   /** The run's seed and where it came from, as a sentence after the header; empty when not recorded. */
@@ -189,19 +290,26 @@ public final class RunOutput {
   }
 
   /** A benchmark's headline figure: its accuracy, or its output throughput; empty when it has neither. */
-  static String headline(JsonObject metrics) {
+  static String headline(JsonObject entry) {
+    JsonObject metrics = entry.getJsonObject(MetricKeys.METRICS, new JsonObject());
     Optional<QualityScore> quality = QualityScore.in(metrics);
     if (quality.isPresent()) {
       return String.format(Locale.ROOT, "accuracy %.3f (%d/%d)", quality.get().accuracy(), quality.get().correct(),
           quality.get().total());
     }
-    return metrics.containsKey(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)
-        ? String.format(Locale.ROOT, "%.1f tokens/s", metrics.getDouble(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)) : "";
+    if (!metrics.containsKey(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)) {
+      return "";
+    }
+    Double half = halfWidth(entry, MetricKeys.OUTPUT_TOKEN_THROUGHPUT);
+    return String.format(Locale.ROOT, "%.1f", metrics.getDouble(MetricKeys.OUTPUT_TOKEN_THROUGHPUT))
+        + (half == null ? "" : " ± " + round(half)) + " tokens/s";
   }
 
-  private static String stat(JsonObject metrics, String key, String stat) {
+  /** A statistic of a benchmark's distribution (or a sweep step's), with its interval where it has one. */
+  private static String stat(JsonObject entry, String key, String stat) {
+    JsonObject metrics = entry.containsKey(MetricKeys.METRICS) ? entry.getJsonObject(MetricKeys.METRICS) : entry;
     JsonObject d = metrics.getJsonObject(key);
-    return d == null || d.getValue(stat) == null ? "" : String.valueOf(d.getValue(stat));
+    return d == null ? "" : withInterval(entry, key + "." + stat, d.getValue(stat));
   }
 
   private static double ms(long nanos) {

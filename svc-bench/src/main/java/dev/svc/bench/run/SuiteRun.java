@@ -76,11 +76,29 @@ public final class SuiteRun {
    * every performance benchmark.
    */
   public static List<BenchmarkSettings> select(Suite suite, String only, LoadModel load, Integer prefixTokens) {
+    return select(suite, only, load, prefixTokens, null);
+  }
+
+  /**
+   * The same; {@code repeat} (when not null) replaces how often every benchmark that can repeat
+   * runs. A sweep cannot: asking to repeat one is refused.
+   */
+  public static List<BenchmarkSettings> select(Suite suite, String only, LoadModel load, Integer prefixTokens,
+      Integer repeat) {
     List<BenchmarkSettings> out = new ArrayList<>();
     for (BenchmarkSettings b : suite.benchmarks()) {
       if (only == null || b.name().equals(only)) {
         BenchmarkSettings chosen = load != null && !b.quality() ? b.withLoad(load) : b;
-        out.add(prefixTokens != null && !b.quality() ? chosen.withPrefixTokens(prefixTokens) : chosen);
+        chosen = prefixTokens != null && !b.quality() ? chosen.withPrefixTokens(prefixTokens) : chosen;
+        if (repeat != null) {
+          chosen = chosen.withRepeat(repeat);
+          if (repeat > 1 && chosen.load().mode() == LoadModel.Mode.SWEEP) {
+            throw new IllegalArgumentException("--repeat cannot repeat the sweep of " + b.name() + ": each sweep"
+                + " chooses its open-loop rates from its own first steps, so its runs would not measure the same"
+                + " loads; run the sweep once, or repeat a fixed load (--load concurrency:N or rate:R)");
+          }
+        }
+        out.add(chosen);
       }
     }
     if (out.isEmpty()) {
@@ -115,14 +133,20 @@ public final class SuiteRun {
         progress.printf(Locale.ROOT, "[%d/%d] %s (%s, %s)%n", i + 1, benchmarks.size(), b.name(),
             b.quality() ? "up to " + (b.limit() == 0 ? "all" : b.limit()) + " questions"
                 : b.iterations() + " requests of " + b.maxTokens() + " tokens", b.load());
-        LoadProgress counts = new LoadProgress();
-        Ticker ticker = Ticker.start(vertx, progress, b.name(), counts);
-        BenchmarkOutcome outcome;
-        try {
-          outcome = await(executor.run(b, counts));
-        } finally {
-          ticker.stop();
+        List<BenchmarkOutcome> runs = new ArrayList<>();
+        for (int run = 1; run <= b.runs(); run++) {
+          if (b.runs() > 1) {
+            progress.printf(Locale.ROOT, "      run %d of %d%n", run, b.runs());
+          }
+          LoadProgress counts = new LoadProgress();
+          Ticker ticker = Ticker.start(vertx, progress, b.name(), counts);
+          try {
+            runs.add(await(executor.run(b, run, counts)));
+          } finally {
+            ticker.stop();
+          }
         }
+        BenchmarkOutcome outcome = RepeatedBenchmark.combine(runs);
         outcomes.add(outcome);
         requests.put(b.name(), outcome.records());
         progress.println("      " + (outcome.passed() ? "passed" : "FAILED: "
@@ -255,12 +279,13 @@ public final class SuiteRun {
 
   private static String headline(JsonObject result) {
     JsonObject m = result.getJsonObject(MetricKeys.METRICS, new JsonObject());
-    String headline = RunOutput.headline(m);
+    String headline = RunOutput.headline(result);
     if (headline.isEmpty() || QualityScore.in(m).isPresent()) {
       return headline.isEmpty() ? "" : " — " + headline;
     }
     JsonObject ttft = m.getJsonObject(MetricKeys.TTFT_MS);
-    String line = " — " + headline + ", TTFT p50 " + (ttft == null ? "n/a" : ttft.getValue(MetricKeys.P50))
+    String line = " — " + headline + ", TTFT p50 " + (ttft == null ? "n/a"
+        : RunOutput.withInterval(result, MetricKeys.TTFT_MS + "." + MetricKeys.P50, ttft.getValue(MetricKeys.P50)))
         + " ms, cache hits " + RunOutput.cacheHits(m);
     return result.getBoolean(MetricKeys.VALID, true) ? line
         : line + "\n      INVALID: " + result.getString(MetricKeys.INVALID_REASON);

@@ -27,7 +27,7 @@ public final class SuiteCatalog {
   public static final List<String> SHIPPED = List.of("quick", "performance", "standard");
   private static final Set<String> TOP_KEYS = Set.of("description", "benchmarks");
   private static final Set<String> BENCHMARK_KEYS = Set.of("iterations", "max_tokens", "load", "warmup_requests", "limit",
-      "prefix_tokens");
+      "prefix_tokens", "repeat");
 
   private final Map<String, Suite> suites;
 
@@ -121,7 +121,8 @@ public final class SuiteCatalog {
           integer(values, "max_tokens", BenchmarkSettings.DEFAULT_MAX_TOKENS, benchmark, source), load,
           integer(values, "warmup_requests", BenchmarkSettings.DEFAULT_WARMUP_REQUESTS, benchmark, source),
           integer(values, "limit", 0, benchmark, source),
-          integer(values, "prefix_tokens", 0, benchmark, source));
+          integer(values, "prefix_tokens", 0, benchmark, source),
+          integer(values, "repeat", 1, benchmark, source));
     } catch (IllegalArgumentException e) {
       throw e.getMessage().startsWith("Suite file") ? e : invalid(source, e.getMessage());
     }

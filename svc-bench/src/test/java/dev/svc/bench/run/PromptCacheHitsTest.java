@@ -83,9 +83,9 @@ class PromptCacheHitsTest {
 
     assertThat(summary).contains("Seed 81237 (drawn for this run; --seed 81237 sends the same prompts again).")
         .contains("| cache hits |")
-        .contains("| throughput | yes | 120.0 tokens/s |  |  |  | 97.8 % |")
-        .contains("| latency | yes | 80.0 tokens/s |  |  |  | unknown |")
-        .contains("| gsm8k | yes | accuracy 0.500 (1/2) |  |  |  |  |")
+        .contains("| throughput | yes | **no** |  |  | 120.0 tokens/s |  |  |  |  | 97.8 % |")
+        .contains("| latency | yes | yes |  |  | 80.0 tokens/s |  |  |  |  | unknown |")
+        .contains("| gsm8k | yes | yes |  |  | accuracy 0.500 (1/2) |  |  |  |  |  |")
         .contains("- throughput is **invalid**: the engine served 97.8 % of the prompt tokens");
     assertThat(RunOutput.summary(metrics.put(MetricKeys.SEED_GIVEN, true))).contains("Seed 81237 (given).");
   }

@@ -53,7 +53,8 @@ public record DistributionSummary(double mean, double p50, double p90, double p9
         .put(MetricKeys.STD, round(std, decimals));
   }
 
-  static double round(double value, int decimals) {
+  /** {@code value} rounded half up to {@code decimals} decimal places. */
+  public static double round(double value, int decimals) {
     double scale = Math.pow(10, decimals);
     return Math.round(value * scale) / scale;
   }

@@ -51,7 +51,7 @@ public final class MetricKeys {
   public static final String MODEL_DIGEST = "model_digest";
   /** Why {@link #MODEL_DIGEST} is null; present only then. */
   public static final String MODEL_DIGEST_REASON = "model_digest_reason";
-  /** How many times the suite ran in this result. */
+  /** How many times each performance benchmark ran in this result (the most of any, when they differ). */
   public static final String REPEATS = "repeats";
 
   /** Top-level marker ({@code true}) of a document the test-agent simulator made up; never in a measurement. */
@@ -65,6 +65,20 @@ public final class MetricKeys {
   public static final String METRICS = "metrics";
   public static final String LOAD = "load";
   public static final String ERRORS = "errors";
+  /**
+   * In the entry of a benchmark run several times (docs/metrics.md, "Repeats and confidence
+   * intervals"): how many times ({@link #REPEATS}), each run's own entry ({@link #REPEAT_RUNS}), and
+   * per figure the interval of its mean ({@link #CONFIDENCE}); the entry's metrics are the means.
+   */
+  public static final String REPEAT_RUNS = "repeat_runs";
+  /** {@code {"method", "level", "figures": {dotted figure: {"mean", "std", "n", "low", "high"}}}}. */
+  public static final String CONFIDENCE = "confidence";
+  public static final String CONFIDENCE_METHOD = "method";
+  public static final String CONFIDENCE_LEVEL = "level";
+  public static final String CONFIDENCE_FIGURES = "figures";
+  public static final String CI_N = "n";
+  public static final String CI_LOW = "low";
+  public static final String CI_HIGH = "high";
 
   /** The keys of one benchmark's entry in {@code results} ({@code passed} and {@code timestamp} as above). */
   public static final List<String> RESULT = List.of(TEST_NAME, TEST_VERSION, RUN_NUMBER, PASSED, METRICS, LOAD, ERRORS,

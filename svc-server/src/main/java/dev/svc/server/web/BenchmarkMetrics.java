@@ -1,5 +1,6 @@
 package dev.svc.server.web;
 
+import dev.svc.core.metrics.Confidence;
 import dev.svc.core.metrics.MetricKeys;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -26,10 +27,13 @@ import java.util.regex.Pattern;
  * @param errors the {@code errors} as text
  * @param sweep the steps of the {@code sweep} load and its note, null when the benchmark ran another load
  * @param invalidReason why the benchmark is {@code "valid": false} ("no reason given" without one), null when it is valid
+ * @param repeats how many times the benchmark ran, its figures the means of its runs; null for one run
+ * @param confidence dotted figure (e.g. {@code ttft_ms.p50}, {@code gpu_memory.peak_memory_mb}) → the
+ *     interval of its mean over the runs; empty for one run
  */
 record BenchmarkMetrics(String name, Integer runNumber, Boolean passed, Map<String, Object> scalars,
     Map<String, Map<String, Double>> distributions, Memory memory, Map<String, String> load, List<String> errors,
-    LoadSweep sweep, String invalidReason) {
+    LoadSweep sweep, String invalidReason, Integer repeats, Map<String, Confidence> confidence) {
 
   private static final Pattern STATISTIC = Pattern.compile("mean|min|max|std|p\\d{1,3}");
   private static final int MAX_DEPTH = 3;
@@ -83,9 +87,30 @@ record BenchmarkMetrics(String name, Integer runNumber, Boolean passed, Map<Stri
         }
       }
     }
+    Integer repeats = entry.getValue(MetricKeys.REPEATS) instanceof Number n && n.intValue() > 1 ? n.intValue() : null;
     return new BenchmarkMetrics(name, run, passed, Collections.unmodifiableMap(scalars),
         Collections.unmodifiableMap(distributions), memory, load(entry.getValue(MetricKeys.LOAD)),
-        errors(entry.getValue(MetricKeys.ERRORS)), sweep, invalidReason(entry));
+        errors(entry.getValue(MetricKeys.ERRORS)), sweep, invalidReason(entry), repeats, confidence(entry));
+  }
+
+  /** The entry's {@code confidence.figures}, the malformed ones left out. */
+  private static Map<String, Confidence> confidence(JsonObject entry) {
+    Map<String, Confidence> out = new LinkedHashMap<>();
+    if (entry.getValue(MetricKeys.CONFIDENCE) instanceof JsonObject confidence
+        && confidence.getValue(MetricKeys.CONFIDENCE_FIGURES) instanceof JsonObject figures) {
+      for (String figure : figures.fieldNames()) {
+        Confidence c = Confidence.fromJson(figures.getValue(figure));
+        if (c != null) {
+          out.put(figure, c);
+        }
+      }
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /** The interval of a figure's mean ({@code metric} or {@code metric.statistic}); null when it has none. */
+  Confidence interval(String figure) {
+    return confidence.get(figure);
   }
 
   private static String invalidReason(JsonObject entry) {

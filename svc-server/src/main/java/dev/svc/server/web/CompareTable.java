@@ -1,5 +1,6 @@
 package dev.svc.server.web;
 
+import dev.svc.core.metrics.Confidence;
 import dev.svc.core.metrics.MetricKeys;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,11 +14,22 @@ import java.util.function.Function;
 /**
  * The key metrics of several results side by side, one row per benchmark and metric, with the best
  * value of a row marked where the metric has a "better" direction and at least two results have it.
+ * A repeated benchmark's value carries the half-width of its 95 % interval, and a value whose
+ * difference from the row's best is within the noise (Welch's test over both results' runs) is
+ * marked so: such a difference is no evidence that one is better.
  */
 final class CompareTable {
 
-  /** One key metric: its definition key, the label suffix (a statistic) and how to read it from a benchmark. */
-  private record KeyMetric(String key, String statistic, Function<BenchmarkMetrics, Double> read) {
+  /**
+   * One key metric: its definition key, the label suffix (a statistic), how to read it from a
+   * benchmark, and the figure its interval is recorded under.
+   */
+  private record KeyMetric(String key, String statistic, Function<BenchmarkMetrics, Double> read,
+      Function<BenchmarkMetrics, String> figure) {
+
+    KeyMetric(String key, String statistic, Function<BenchmarkMetrics, Double> read) {
+      this(key, statistic, read, b -> statistic.isEmpty() ? key : key + "." + statistic);
+    }
   }
 
   private static final List<KeyMetric> KEY_METRICS = keyMetrics();
@@ -27,7 +39,8 @@ final class CompareTable {
 
   private static List<KeyMetric> keyMetrics() {
     List<KeyMetric> out = new ArrayList<>();
-    out.add(new KeyMetric(MetricKeys.OUTPUT_TOKEN_THROUGHPUT, "", BenchmarkMetrics::tokenThroughput));
+    out.add(new KeyMetric(MetricKeys.OUTPUT_TOKEN_THROUGHPUT, "", BenchmarkMetrics::tokenThroughput,
+        BenchmarkMetrics::tokenThroughputKey));
     out.add(new KeyMetric(MetricKeys.REQUEST_THROUGHPUT, "", b -> b.number(MetricKeys.REQUEST_THROUGHPUT)));
     for (String metric : ResultCharts.LATENCY_METRICS) {
       for (String stat : List.of(MetricKeys.P50, MetricKeys.P90, MetricKeys.P99)) {
@@ -35,7 +48,8 @@ final class CompareTable {
       }
     }
     out.add(new KeyMetric(MetricKeys.PEAK_MEMORY_MB, "", b -> b.memory() == null ? b.number(MetricKeys.PEAK_MEMORY_MB)
-        : b.memory().peakMb()));
+        : b.memory().peakMb(), b -> b.memory() == null ? MetricKeys.PEAK_MEMORY_MB
+        : MetricKeys.GPU_MEMORY + "." + MetricKeys.PEAK_MEMORY_MB));
     out.add(new KeyMetric(MetricKeys.ACCURACY, "", b -> b.number(MetricKeys.ACCURACY)));
     return List.copyOf(out);
   }
@@ -47,11 +61,15 @@ final class CompareTable {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (String benchmark : benchmarks) {
       for (KeyMetric metric : KEY_METRICS) {
-        List<Double> values = results.stream().map(r -> value(r, benchmark, metric)).toList();
+        List<BenchmarkMetrics> found = results.stream().map(r -> find(r, benchmark, metric)).toList();
+        List<Double> values = found.stream().map(b -> b == null ? null : metric.read().apply(b)).toList();
         if (values.stream().allMatch(Objects::isNull)) {
           continue;
         }
-        rows.add(row(benchmark, metric, values));
+        List<Confidence> intervals = found.stream()
+            .map(b -> b == null || metric.figure().apply(b) == null ? null : b.interval(metric.figure().apply(b)))
+            .toList();
+        rows.add(row(benchmark, metric, values, intervals));
       }
     }
     return rows;
@@ -71,27 +89,32 @@ final class CompareTable {
     return stats;
   }
 
-  private static Double value(ResultDocument r, String benchmark, KeyMetric metric) {
+  /** The first benchmark of that name in {@code r} that has the metric; null when none has. */
+  private static BenchmarkMetrics find(ResultDocument r, String benchmark, KeyMetric metric) {
     for (BenchmarkMetrics b : r.benchmarks()) {
-      if (b.name().equals(benchmark)) {
-        Double v = metric.read().apply(b);
-        if (v != null) {
-          return v;
-        }
+      if (b.name().equals(benchmark) && metric.read().apply(b) != null) {
+        return b;
       }
     }
     return null;
   }
 
-  private static Map<String, Object> row(String benchmark, KeyMetric metric, List<Double> values) {
+  private static Map<String, Object> row(String benchmark, KeyMetric metric, List<Double> values,
+      List<Confidence> intervals) {
     MetricDefinitions.Better better = MetricDefinitions.better(metric.key());
     Double best = best(values, better);
+    int bestAt = best == null ? -1 : values.indexOf(best);
     List<Map<String, Object>> cells = new ArrayList<>();
-    for (Double v : values) {
+    for (int i = 0; i < values.size(); i++) {
+      Double v = values.get(i);
+      Confidence interval = intervals.get(i);
       Map<String, Object> cell = new LinkedHashMap<>();
-      cell.put("value", DisplayNumbers.format(v));
+      cell.put("value", interval == null || interval.halfWidth() == null || v == null ? DisplayNumbers.format(v)
+          : DisplayNumbers.format(v) + " ± " + DisplayNumbers.format(interval.halfWidth()));
       cell.put("raw", v);
-      cell.put("best", best != null && v != null && v.doubleValue() == best.doubleValue());
+      boolean isBest = best != null && v != null && v.doubleValue() == best.doubleValue();
+      cell.put("best", isBest);
+      cell.put("noise", !isBest && bestAt >= 0 && v != null && Confidence.withinNoise(interval, intervals.get(bestAt)));
       cells.add(cell);
     }
     Map<String, Object> row = new LinkedHashMap<>();

@@ -27,6 +27,11 @@ final class FormulaList {
 
   /** Entries {key, label, unit, formula, note, defined, metric}; metrics svc does not define are listed as such. */
   static List<Map<String, Object>> of(Collection<String> metricKeys, Collection<String> statistics) {
+    return of(metricKeys, statistics, false);
+  }
+
+  /** The same, with the confidence interval's term when {@code intervals}: some figure shown has one. */
+  static List<Map<String, Object>> of(Collection<String> metricKeys, Collection<String> statistics, boolean intervals) {
     List<Map<String, Object>> out = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
     for (String key : metricKeys) {
@@ -47,6 +52,9 @@ final class FormulaList {
     }
     if (metricKeys.stream().anyMatch(USES_N_OUT::contains) && seen.add(MetricDefinitions.nOut().key())) {
       out.add(entry(MetricDefinitions.nOut(), false));
+    }
+    if (intervals) {
+      out.add(entry(MetricDefinitions.confidence(), false));
     }
     return out;
   }

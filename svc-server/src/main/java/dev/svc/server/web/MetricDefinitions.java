@@ -35,6 +35,8 @@ final class MetricDefinitions {
 
   private static final Map<String, Definition> METRICS = new LinkedHashMap<>();
   private static final Map<String, Definition> TERMS = new LinkedHashMap<>();
+  /** The term behind a repeated benchmark's "±" (docs/metrics.md, "Repeats and confidence intervals"). */
+  static final String CONFIDENCE = "confidence";
 
   static {
     metric(MetricKeys.TTFT_MS, "TTFT (time to first token)", "ms", "t_first − t_send",
@@ -117,6 +119,13 @@ final class MetricDefinitions {
     term("window", "Window", "[end of warmup, start of cooldown], or [first t_send, last t_end]",
         "the denominator of every throughput");
     term("n_out", "N_out", "generated tokens of a request", "usage.completion_tokens, or counted chunks");
+    term(CONFIDENCE, "95 % confidence interval", "mean ± t(0.975, n − 1) × s / √n over the n runs' values of the"
+        + " figure, s their sample standard deviation", "shown as mean ± half-width; two results differ beyond the"
+        + " noise when Welch's 95 % interval of the difference of their means excludes 0");
+  }
+
+  static Definition confidence() {
+    return TERMS.get(CONFIDENCE);
   }
 
   private MetricDefinitions() {

@@ -1,5 +1,6 @@
 package dev.svc.server.web;
 
+import dev.svc.core.metrics.Confidence;
 import dev.svc.core.metrics.MetricKeys;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -14,12 +15,15 @@ import java.util.List;
  * {@code sweep.<step>.<key>} with steps numbered from 1 in the order run. Other lists (GPU memory
  * samples) are left out. Before a result's benchmarks, rows with no benchmark say what it measured
  * ({@link ResultProvenance}: svc and engine versions, image, launch arguments, model digest, seed,
- * repeats, prompts hashes), under their metrics.json keys.
+ * repeats, prompts hashes), under their metrics.json keys. A repeated benchmark's rows (empty
+ * {@code run_number}) hold the means of its runs with each figure's 95 % confidence interval
+ * ({@code ci95_low}, {@code ci95_high}, over {@code ci_n} runs); each of its runs follows under
+ * its own {@code run_number}, without intervals.
  */
 final class ResultCsv {
 
   static final List<String> HEADER = List.of("result_id", "model", "engine", "suite", "timestamp", "simulated",
-      "benchmark", "run_number", "metric", "statistic", "value", "unit");
+      "benchmark", "run_number", "metric", "statistic", "value", "unit", "ci95_low", "ci95_high", "ci_n");
 
   private static final int MAX_DEPTH = 3;
 
@@ -68,46 +72,72 @@ final class ResultCsv {
       if (b.passed() != null) {
         rows.add(row(prefix, "passed", "", b.passed().toString()));
       }
+      if (b.repeats() != null) {
+        rows.add(row(prefix, MetricKeys.REPEATS, "", b.repeats().toString()));
+      }
       if (entry.getValue(MetricKeys.METRICS) instanceof JsonObject metrics) {
-        walk(rows, prefix, "", metrics, 0);
+        walk(rows, prefix, "", metrics, 0, b);
+      }
+      if (entry.getValue(MetricKeys.REPEAT_RUNS) instanceof JsonArray runs) {
+        for (int n = 0; n < runs.size(); n++) {
+          if (runs.getValue(n) instanceof JsonObject runEntry) {
+            BenchmarkMetrics single = BenchmarkMetrics.of(runEntry, i + 1);
+            List<String> ofRun = new ArrayList<>(prefix.subList(0, 7));
+            ofRun.add(single.runNumber() == null ? String.valueOf(n + 1) : single.runNumber().toString());
+            if (runEntry.getValue(MetricKeys.METRICS) instanceof JsonObject metrics) {
+              walk(rows, ofRun, "", metrics, 0, single);
+            }
+          }
+        }
       }
     }
     return rows;
   }
 
-  private static void walk(List<List<String>> rows, List<String> prefix, String path, JsonObject node, int depth) {
+  /** The rows of {@code node}'s figures; {@code b} gives their intervals, where it has them. */
+  private static void walk(List<List<String>> rows, List<String> prefix, String path, JsonObject node, int depth,
+      BenchmarkMetrics b) {
     for (String key : node.fieldNames()) {
       Object value = node.getValue(key);
       String metric = path + key;
       if (value instanceof JsonObject nested) {
         if (BenchmarkMetrics.isDistribution(nested)) {
           for (String stat : nested.fieldNames()) {
-            rows.add(row(prefix, metric, stat, value(nested.getValue(stat))));
+            rows.add(row(prefix, metric, stat, value(nested.getValue(stat)), b.interval(metric + "." + stat)));
           }
         } else if (depth < MAX_DEPTH) {
-          walk(rows, prefix, metric + ".", nested, depth + 1);
+          walk(rows, prefix, metric + ".", nested, depth + 1, b);
         }
       } else if (value instanceof JsonArray steps) {
         if (depth == 0 && key.equals(MetricKeys.SWEEP)) {
           for (int i = 0; i < steps.size(); i++) {
             if (steps.getValue(i) instanceof JsonObject step) {
-              walk(rows, prefix, metric + "." + (i + 1) + ".", step, depth + 1);
+              walk(rows, prefix, metric + "." + (i + 1) + ".", step, depth + 1, b);
             }
           }
         }
       } else {
-        rows.add(row(prefix, metric, "", value(value)));
+        rows.add(row(prefix, metric, "", value(value), b.interval(metric)));
       }
     }
   }
 
   private static List<String> row(List<String> prefix, String metric, String statistic, String value) {
+    return row(prefix, metric, statistic, value, null);
+  }
+
+  private static List<String> row(List<String> prefix, String metric, String statistic, String value,
+      Confidence interval) {
     List<String> row = new ArrayList<>(prefix);
     row.add(metric);
     row.add(statistic);
     row.add(value);
     String leaf = metric.substring(metric.lastIndexOf('.') + 1);
     row.add(MetricDefinitions.unit(leaf));
+    boolean has = interval != null && interval.low() != null;
+    row.add(has ? value(interval.low()) : "");
+    row.add(has ? value(interval.high()) : "");
+    row.add(interval == null ? "" : String.valueOf(interval.n()));
     return row;
   }
 

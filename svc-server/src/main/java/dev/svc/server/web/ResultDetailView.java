@@ -1,6 +1,7 @@
 package dev.svc.server.web;
 
 import dev.svc.server.store.StoredAgent;
+import dev.svc.core.metrics.Confidence;
 import dev.svc.core.metrics.MetricKeys;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -45,7 +46,8 @@ final class ResultDetailView {
     JsonObject charts = ResultCharts.detail(doc.benchmarks());
     model.put("charts", ResultCharts.present(charts));
     model.put("chart_data", ScriptJson.encode(charts));
-    model.put("formulas", FormulaList.of(shownMetrics, shownStats));
+    model.put("formulas", FormulaList.of(shownMetrics, shownStats,
+        doc.benchmarks().stream().anyMatch(b -> !b.confidence().isEmpty())));
     return model;
   }
 
@@ -137,10 +139,11 @@ final class ResultDetailView {
     out.put("load", load);
     out.put("errors", b.errors());
     out.put("invalid_reason", b.invalidReason());
+    out.put("repeats", b.repeats());
 
     List<Map<String, Object>> scalars = new ArrayList<>();
     b.scalars().forEach((key, value) -> {
-      scalars.add(metricRow(key, DisplayNumbers.format(value)));
+      scalars.add(metricRow(key, withInterval(b, key, value)));
       shownMetrics.add(key);
     });
     out.put("scalars", scalars);
@@ -149,27 +152,40 @@ final class ResultDetailView {
     List<Map<String, Object>> rows = new ArrayList<>();
     b.distributions().forEach((key, summary) -> {
       Map<String, Object> row = metricRow(key, null);
-      row.put("values", stats.stream().map(s -> DisplayNumbers.format(summary.get(s))).toList());
+      row.put("values", stats.stream().map(s -> withInterval(b, key + "." + s, summary.get(s))).toList());
       rows.add(row);
       shownMetrics.add(key);
     });
     shownStats.addAll(stats);
     out.put("stats", stats);
     out.put("distributions", rows);
-    out.put("memory", memory(b.memory(), shownMetrics));
+    out.put("memory", memory(b, shownMetrics));
     out.put("sweep", SweepTable.of(b.sweep(), shownMetrics, shownStats));
     return out;
   }
 
-  private static Map<String, Object> memory(BenchmarkMetrics.Memory m, Set<String> shownMetrics) {
+  /**
+   * A figure as the page shows it: a repeated benchmark's mean followed by "± h", the half-width of
+   * its 95 % interval, where it has one.
+   */
+  static String withInterval(BenchmarkMetrics b, String figure, Object value) {
+    Confidence interval = value == null ? null : b.interval(figure);
+    return interval == null || interval.halfWidth() == null ? DisplayNumbers.format(value)
+        : DisplayNumbers.format(value) + " ± " + DisplayNumbers.format(interval.halfWidth());
+  }
+
+  private static Map<String, Object> memory(BenchmarkMetrics b, Set<String> shownMetrics) {
+    BenchmarkMetrics.Memory m = b.memory();
     if (m == null) {
       return null;
     }
     Map<String, Object> out = new LinkedHashMap<>();
     List<Map<String, Object>> rows = new ArrayList<>();
-    rows.add(metricRow(MetricKeys.PEAK_MEMORY_MB, DisplayNumbers.format(m.peakMb())));
-    rows.add(metricRow(MetricKeys.AVG_MEMORY_MB, DisplayNumbers.format(m.avgMb())));
-    rows.add(metricRow(MetricKeys.VRAM_UTILIZATION_PCT, DisplayNumbers.format(m.utilizationPct())));
+    String gpu = MetricKeys.GPU_MEMORY + ".";
+    rows.add(metricRow(MetricKeys.PEAK_MEMORY_MB, withInterval(b, gpu + MetricKeys.PEAK_MEMORY_MB, m.peakMb())));
+    rows.add(metricRow(MetricKeys.AVG_MEMORY_MB, withInterval(b, gpu + MetricKeys.AVG_MEMORY_MB, m.avgMb())));
+    rows.add(metricRow(MetricKeys.VRAM_UTILIZATION_PCT,
+        withInterval(b, gpu + MetricKeys.VRAM_UTILIZATION_PCT, m.utilizationPct())));
     shownMetrics.addAll(List.of(MetricKeys.PEAK_MEMORY_MB, MetricKeys.AVG_MEMORY_MB, MetricKeys.VRAM_UTILIZATION_PCT));
     out.put("rows", rows);
     out.put("samples", m.samples().size());

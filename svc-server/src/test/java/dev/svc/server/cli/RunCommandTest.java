@@ -96,7 +96,8 @@ class RunCommandTest {
     assertThat(latency.getString(MetricKeys.TEST_NAME)).isEqualTo("latency");
     JsonObject m = latency.getJsonObject(MetricKeys.METRICS);
     assertThat(m.fieldNames()).containsAll(MetricKeys.PERFORMANCE);
-    assertThat(m.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(30L * 16);
+    // the suite runs latency 3 times
+    assertThat(m.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(3 * 30L * 16);
     assertThat(m.getDouble(MetricKeys.SLO_ATTAINMENT)).isEqualTo(1.0);
     assertThat(metrics.getJsonObject(MetricKeys.SYSTEM_INFO).getJsonObject("cpu").getString("model")).isNotBlank();
     for (String file : new String[] {"hardware.json", "config.json", "summary.md", "requests.jsonl.gz"}) {
@@ -195,11 +196,18 @@ class RunCommandTest {
         assertThat(m.getJsonObject(MetricKeys.TTFT_MS).getDouble(MetricKeys.P50)).isPositive();
         assertThat(m.getLong(MetricKeys.ERROR_COUNT)).isZero();
       }
-      // the tiny model never emits EOS: every request runs to exactly max_tokens (latency: 30 × 64)
+      // the suite runs throughput, latency and memory 3 times each, warmup once (it measures a cold engine)
+      assertThat(results.stream().map(r -> ((JsonObject) r).getInteger(MetricKeys.REPEATS)))
+          .containsExactly(3, 3, 3, null);
+      assertThat(metrics.getInteger(MetricKeys.REPEATS)).isEqualTo(3);
+      assertThat(results.getJsonObject(0).getJsonObject(MetricKeys.CONFIDENCE)
+          .getJsonObject(MetricKeys.CONFIDENCE_FIGURES).getJsonObject(MetricKeys.OUTPUT_TOKEN_THROUGHPUT)
+          .getInteger(MetricKeys.CI_N)).isEqualTo(3);
+      // the tiny model never emits EOS: every request runs to exactly max_tokens (latency: 3 runs of 30 × 64)
       JsonObject latency = results.getJsonObject(1).getJsonObject(MetricKeys.METRICS);
-      assertThat(latency.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(30L * 64);
+      assertThat(latency.getLong(MetricKeys.TOTAL_TOKENS_GENERATED)).isEqualTo(3 * 30L * 64);
       JsonObject server = latency.getJsonObject(MetricKeys.SERVER_TIMINGS);
-      assertThat(server.getInteger("requests")).isEqualTo(30);
+      assertThat(server.getInteger("requests")).isEqualTo(3 * 30);
       assertTheClientsTimesAgreeWithLlamaCpps(requestLines(out.resolve("requests.jsonl.gz"), "latency"));
     } finally {
       assertThat(LlamaServerImage.containersMounting(docker, temp)).as("containers left behind").isEmpty();
@@ -237,7 +245,7 @@ class RunCommandTest {
    * prompt_ms itself.
    */
   private static void assertTheClientsTimesAgreeWithLlamaCpps(List<JsonObject> requests) {
-    assertThat(requests).hasSize(30).allSatisfy(r -> assertThat(r.getJsonObject(MetricKeys.SERVER_TIMINGS)).isNotNull());
+    assertThat(requests).hasSize(3 * 30).allSatisfy(r -> assertThat(r.getJsonObject(MetricKeys.SERVER_TIMINGS)).isNotNull());
     double[] prompt = new double[requests.size()];
     double[] outsidePrompt = new double[requests.size()];
     double[] decodeDifference = new double[requests.size()];

@@ -2,6 +2,7 @@ package dev.svc.server.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.core.metrics.Confidence;
 import dev.svc.server.TestServer;
 import dev.svc.server.TestServers;
 import dev.svc.server.results.MetricsFiles;
@@ -11,6 +12,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -435,6 +437,58 @@ class ResultPagesTest {
     assertThat(noScriptForm).contains("id=\"compare-table\"");
   }
 
+  /**
+   * {@link #full} with its throughput benchmark run 3 times: the entry holds the runs' means, the
+   * intervals of output throughput and TTFT p50, and each run's own entry.
+   */
+  private static JsonObject repeated(String model, String timestamp, double... tps) {
+    JsonObject doc = full(model, "vllm", timestamp, Arrays.stream(tps).average().orElseThrow(), 40);
+    JsonObject entry = doc.getJsonArray("results").getJsonObject(0);
+    entry.remove("run_number");
+    JsonArray runs = new JsonArray();
+    for (int i = 0; i < tps.length; i++) {
+      runs.add(new JsonObject().put("test_name", "throughput").put("run_number", i + 1).put("passed", true)
+          .put("metrics", new JsonObject().put("output_token_throughput", tps[i]).put("total_iterations", 5)));
+    }
+    Confidence throughput = Confidence.of(tps);
+    entry.put("repeats", tps.length).put("repeat_runs", runs).put("confidence", new JsonObject().put("method", "student_t")
+        .put("level", 0.95).put("figures", new JsonObject().put("output_token_throughput", throughput.toJson(3))
+            .put("ttft_ms.p50", Confidence.of(new double[] {39, 40, 41}).toJson(3))));
+    return doc;
+  }
+
+  @Test
+  void aRepeatedResultShowsItsIntervalsOnThePageInTheCsvAndMarksNoiseWhenCompared() throws IOException {
+    write("a", repeated("model-a", "2026-03-01T10:00:00.000Z", 100, 104, 96));
+    write("b", repeated("model-b", "2026-03-02T10:00:00.000Z", 103, 107, 99));
+    write("c", full("model-c", "vllm", "2026-03-03T10:00:00.000Z", 90, 40));
+    TestServer server = servers.start();
+    String a = idOf("model-a");
+
+    String detail = page("/results/" + a);
+    // t(0.975, 2) × 4 / √3 = 9.937
+    assertThat(detail).contains("Ran 3 times with new prompts each time", "href=\"#formula-confidence\"",
+        "id=\"formula-confidence\"", "t(0.975, n − 1) × s / √n");
+    assertThat(detail).containsPattern("data-metric=\"output_token_throughput\"><th scope=\"row\">.*?</th>"
+        + "<td class=\"num\">100 ± 9\\.9[0-9]*</td>");
+    assertThat(detail).contains("<td class=\"num\">40 ± 2.48");
+
+    List<List<String>> rows = parseCsv(server.get("/results/" + a + "/export.csv").bodyAsString());
+    List<List<String>> throughput = rows.stream().skip(1).filter(r -> r.get(8).equals("output_token_throughput"))
+        .toList();
+    assertThat(throughput).extracting(r -> r.get(7) + "|" + r.get(10) + "|" + r.get(12) + "|" + r.get(13) + "|" + r.get(14))
+        .containsExactly("|100|90.063|109.937|3", "1|100|||", "2|104|||", "3|96|||");
+    assertThat(rows).anySatisfy(r -> assertThat(r.subList(8, 11)).containsExactly("repeats", "", "3"));
+
+    String html = page("/results/compare?ids=" + a + "," + idOf("model-b") + "," + idOf("model-c"));
+    String table = html.substring(html.indexOf("<table class=\"table\" id=\"compare-table\">"), html.indexOf("</table>"));
+    List<String> cells = cells(table, "output_token_throughput", "");
+    assertThat(cells.get(0)).as("within the noise of the best").startsWith("100 ± 9.9").contains("≈");
+    assertThat(cells.get(1)).startsWith("<strong>103 ± 9.9").doesNotContain("≈");
+    assertThat(cells.get(2)).as("one run: nothing says it is noise").isEqualTo("90");
+    assertThat(table).contains("class=\"num noise\"");
+  }
+
   @Test
   void compareShowsEachResultsSweepStepsCompactlyInTheOrderRun() throws IOException {
     String note = "no open-loop steps <script>alert(1)</script>";
@@ -541,13 +595,13 @@ class ResultPagesTest {
 
     List<List<String>> rows = parseCsv(body);
     assertThat(rows.get(0)).containsExactly("result_id", "model", "engine", "suite", "timestamp", "simulated", "benchmark",
-        "run_number", "metric", "statistic", "value", "unit");
+        "run_number", "metric", "statistic", "value", "unit", "ci95_low", "ci95_high", "ci_n");
     // the result's own rows (no benchmark) come first, then one per benchmark metric
     List<List<String>> run = rows.subList(1, rows.size()).stream().filter(r -> r.get(6).isEmpty()).toList();
     assertThat(run).extracting(r -> r.get(8)).containsExactly("svc_version", "engine", "engine_image", "model");
     List<List<String>> data = rows.subList(1, rows.size()).stream().filter(r -> !r.get(6).isEmpty()).toList();
     assertThat(data).allSatisfy(r -> {
-      assertThat(r).hasSize(12);
+      assertThat(r).hasSize(15);
       assertThat(r.get(0)).isEqualTo(id);
       assertThat(r.get(1)).isEqualTo(model);
       assertThat(r.get(6)).isEqualTo("throughput");
