@@ -34,8 +34,8 @@ import java.util.stream.Stream;
  * performance benchmarks offer their load (warmup requests first, excluded) while GPU memory is
  * sampled; the warmup benchmark also finds its stabilisation point; quality benchmarks ask every
  * question of their dataset and score the answers. A benchmark with errors has not passed; an
- * open-loop run (or sweep step) whose client fell behind its schedule is marked invalid with the
- * reason, and so is a performance benchmark whose prompts were all meant to be new but which the
+ * open-loop run (or sweep step) whose client fell behind its schedule, or whose client saturated
+ * its CPU ({@link dev.svc.bench.measure.ClientCpu}), is marked invalid with the reason, and so is a performance benchmark whose prompts were all meant to be new but which the
  * engine largely served from its prompt cache.
  */
 public final class BenchmarkExecutor {
@@ -96,8 +96,9 @@ public final class BenchmarkExecutor {
       Future<Measurement> measured = sweep
           ? new Sweep(runner, progress, slo, seed).run(settings, build)
           : runner.run(settings.load(), settings.iterations(), settings.warmupRequests(), seed, build).map(run -> {
-            JsonObject metrics = RunMetrics.of(run.measured(), slo);
-            return new Measurement(metrics, run.measured(), invalidReason(settings.load(), metrics));
+            JsonObject metrics = RunMetrics.of(run.measured(), slo).put(MetricKeys.CLIENT_CPU, run.clientCpu().toJson());
+            return new Measurement(metrics, run.measured(), joined(invalidReason(settings.load(), metrics),
+                run.clientCpu().saturationReason()));
           });
       return measured.compose(m -> vertx.executeBlocking(tracking::stop)
           .map(trace -> performanceResult(settings, prompts, m, trace)));
@@ -115,6 +116,11 @@ public final class BenchmarkExecutor {
     }
     return String.format(Locale.ROOT, "the client, not the engine, was the bottleneck: schedule lag p99 %.1f ms is"
         + " above %.0f ms", lag.getDouble(MetricKeys.P99), LAG_LIMIT_MS);
+  }
+
+  /** Every reason given, in order, joined with "; "; null when there is none. */
+  static String joined(String... reasons) {
+    return Stream.of(reasons).filter(Objects::nonNull).reduce((a, b) -> a + "; " + b).orElse(null);
   }
 
   /**
@@ -150,8 +156,7 @@ public final class BenchmarkExecutor {
     JsonArray errors = new JsonArray();
     records.stream().filter(r -> !r.ok()).map(RequestRecord::error).distinct().limit(20).forEach(errors::add);
     boolean passed = errors.isEmpty();
-    String invalidReason = Stream.of(measured.invalidReason(), unexpectedCacheHits(settings, cache))
-        .filter(Objects::nonNull).reduce((a, b) -> a + "; " + b).orElse(null);
+    String invalidReason = joined(measured.invalidReason(), unexpectedCacheHits(settings, cache));
     boolean valid = invalidReason == null;
     JsonObject result = entry(settings.name(), passed, metrics, errors)
         .put(MetricKeys.LOAD, load(settings).put(MetricKeys.LOAD_PROMPTS_HASH, prompts.hash())
