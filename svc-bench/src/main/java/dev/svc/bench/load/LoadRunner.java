@@ -3,6 +3,7 @@ package dev.svc.bench.load;
 import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
 import dev.svc.bench.measure.ClientCpu;
+import dev.svc.bench.measure.EngineCpu;
 import dev.svc.bench.measure.RequestRecord;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -25,15 +26,22 @@ public final class LoadRunner {
   private final Vertx vertx;
   private final StreamingClient client;
   private final LoadProgress progress;
+  private final EngineCpu engineCpu;
 
   public LoadRunner(Vertx vertx, StreamingClient client) {
     this(vertx, client, new LoadProgress());
   }
 
   public LoadRunner(Vertx vertx, StreamingClient client, LoadProgress progress) {
+    this(vertx, client, progress, EngineCpu.unknown(null));
+  }
+
+  /** {@code engineCpu} is read with the client's CPU, so that the engine's use of shared cores is told apart. */
+  public LoadRunner(Vertx vertx, StreamingClient client, LoadProgress progress, EngineCpu engineCpu) {
     this.vertx = vertx;
     this.client = client;
     this.progress = progress;
+    this.engineCpu = engineCpu;
   }
 
   /**
@@ -60,7 +68,7 @@ public final class LoadRunner {
       Future<List<RequestRecord>> measured = model.openLoop()
           ? openLoop(new ArrivalSchedule(model, seed, Math.max(1, count)), count, requests)
           : closedLoop(model.mode() == LoadModel.Mode.SEQUENTIAL ? 1 : model.concurrency(), count, requests, false);
-      return measured.compose(m -> vertx.executeBlocking(ClientCpu::sample, false)
+      return measured.compose(m -> vertx.executeBlocking(() -> ClientCpu.sample(engineCpu), false)
           .map(cpuAfter -> new Run(warm, m, ClientCpu.between(cpuBefore, cpuAfter))));
     })).onComplete(promise));
     return promise.future();
@@ -77,7 +85,7 @@ public final class LoadRunner {
   private Future<ClientCpu.Sample> collectGarbage() {
     return vertx.executeBlocking(() -> {
       System.gc();
-      return ClientCpu.sample();
+      return ClientCpu.sample(engineCpu);
     }, false);
   }
 

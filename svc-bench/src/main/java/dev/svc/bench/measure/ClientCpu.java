@@ -16,18 +16,30 @@ import java.util.stream.Stream;
 
 /**
  * The client's own CPU over a benchmark's measured requests: the CPU time this process used, the
- * cores it may run on, its utilisation of them, the idle share of those cores, and the time its
- * threads were runnable but waited for a core. {@link #saturationReason} says when the client,
- * not the engine, set the pace. Samples read {@code /proc}: take them off the event loop.
+ * cores it may run on, its utilisation of them, the idle share of those cores, the time its
+ * threads were runnable but waited for a core, and, where svc started the engine, the engine's CPU
+ * over the same window and how many of the CPUs it may run on the client may not
+ * ({@code engineOtherCores}).
+ * {@link #saturationReason} says when the client, not the engine, set the pace. Samples read
+ * {@code /proc}: take them off the event loop.
  */
-public record ClientCpu(double windowS, double cpuS, int cores, Double coresIdle, Double runnableWaitS, String reason) {
+public record ClientCpu(double windowS, double cpuS, int cores, Double coresIdle, Double runnableWaitS,
+    Double engineCpuS, int engineOtherCores, String reason) {
+
+  /** Without the engine's CPU: an engine svc did not start. */
+  ClientCpu(double windowS, double cpuS, int cores, Double coresIdle, Double runnableWaitS, String reason) {
+    this(windowS, cpuS, cores, coresIdle, runnableWaitS, null, 0, reason);
+  }
 
   /**
    * The client used this share of its cores itself: it had no capacity left to send or read on
    * time, whatever else ran.
    */
   public static final double BUSY_LIMIT = 0.9;
-  /** Its cores had less than this share idle: something kept every one of them busy. */
+  /**
+   * Its cores had less than this share idle, the engine's CPU counted as idle: something other than
+   * the engine under test kept every one of them busy.
+   */
   public static final double IDLE_LIMIT = 0.05;
   /**
    * The client's threads waited for a core at least this share of the time they were ready to run:
@@ -37,25 +49,46 @@ public record ClientCpu(double windowS, double cpuS, int cores, Double coresIdle
    */
   public static final double STARVED_LIMIT = 0.8;
 
-  /** What /proc and the JVM say at one instant. */
+  /**
+   * What /proc and the JVM say at one instant. {@code engineCpuNs} is null where the engine's CPU is
+   * not known, with {@code engineReason} when that needs saying; {@code engineOtherCores} is how many
+   * of the engine's CPUs are not the client's.
+   */
   public record Sample(long nanoTime, long processCpuNs, int cores, long[] idleTicks, long[] totalTicks,
-      Map<String, Long> runnableWaitNs, String idleReason, String waitReason) {
+      Map<String, Long> runnableWaitNs, String idleReason, String waitReason, Long engineCpuNs, int engineOtherCores,
+      String engineReason) {
   }
 
-  /** A sample of now: reads {@code /proc}, so not on an event loop. */
-  public static Sample sample() {
+  /** A sample of now, with the engine's CPU where it is known: reads {@code /proc}, so not on an event loop. */
+  public static Sample sample(EngineCpu engine) {
     long cpu = processCpuNs();
     int cores = Runtime.getRuntime().availableProcessors();
     String idleReason = null;
     long[] idle = null;
     long[] total = null;
+    BitSet allowed = null;
+    BitSet online = null;
     try {
-      BitSet allowed = allowedCpus(Files.readString(Path.of("/proc/self/status")));
-      List<long[]> lines = cpuTicks(Files.readAllLines(Path.of("/proc/stat")), allowed);
+      allowed = allowedCpus(Files.readString(Path.of("/proc/self/status")));
+      List<String> stat = Files.readAllLines(Path.of("/proc/stat"));
+      List<long[]> lines = cpuTicks(stat, allowed);
       idle = lines.get(0);
       total = lines.get(1);
+      online = listedCpus(stat);
     } catch (IOException | RuntimeException e) {
       idleReason = "no per-CPU times on this system (/proc/stat, /proc/self/status): " + e.getMessage();
+    }
+    Long engineCpu = null;
+    int engineOtherCores = 0;
+    String engineReason = engine.unknownReason();
+    if (engine.known() && allowed != null) {
+      try {
+        EngineCpu.Reading reading = engine.read();
+        engineCpu = reading.cpuNs();
+        engineOtherCores = notShared(reading.cpus() != null ? reading.cpus() : online, allowed);
+      } catch (IOException | RuntimeException e) {
+        engineReason = "the engine's CPU could not be read: " + e.getMessage();
+      }
     }
     String waitReason = null;
     Map<String, Long> wait = new HashMap<>();
@@ -66,7 +99,15 @@ public record ClientCpu(double windowS, double cpuS, int cores, Double coresIdle
     } catch (IOException | RuntimeException e) {
       waitReason = "no scheduler statistics on this system (/proc/self/task/*/schedstat): " + e.getMessage();
     }
-    return new Sample(System.nanoTime(), cpu, cores, idle, total, wait, idleReason, waitReason);
+    return new Sample(System.nanoTime(), cpu, cores, idle, total, wait, idleReason, waitReason, engineCpu, engineOtherCores,
+        engineReason);
+  }
+
+  /** How many of {@code engine}'s CPUs {@code client} may not run on. */
+  static int notShared(BitSet engine, BitSet client) {
+    BitSet others = (BitSet) engine.clone();
+    others.andNot(client);
+    return others.cardinality();
   }
 
   /** The client's CPU from {@code start} to {@code end}. */
@@ -100,12 +141,35 @@ public record ClientCpu(double windowS, double cpuS, int cores, Double coresIdle
     if (reason == null) {
       reason = waitReason;
     }
-    return new ClientCpu(window, (end.processCpuNs() - start.processCpuNs()) / 1e9, end.cores(), idle, wait, reason);
+    Double engine = null;
+    String engineReason = start.engineReason() != null ? start.engineReason() : end.engineReason();
+    if (start.engineCpuNs() != null && end.engineCpuNs() != null) {
+      engine = Math.max(0, end.engineCpuNs() - start.engineCpuNs()) / 1e9;
+    } else if (reason == null) {
+      reason = engineReason;
+    }
+    return new ClientCpu(window, (end.processCpuNs() - start.processCpuNs()) / 1e9, end.cores(), idle, wait, engine,
+        end.engineOtherCores(), reason);
   }
 
   /** CPU / (window × cores): the share of its cores the client used. */
   public double utilisation() {
     return windowS <= 0 || cores <= 0 ? 0 : cpuS / (windowS * cores);
+  }
+
+  /**
+   * The idle share the client's cores would have had without the engine under test: their idle time
+   * and the engine's CPU on them, over their capacity. The kernel does not say on which cores the
+   * engine ran, so only what its other cores could not have held is counted on the client's: a lower
+   * bound, so that an engine beside a pinned client never excuses other work that starved it. Null
+   * where either is unknown.
+   */
+  public Double coresIdleWithoutEngine() {
+    if (coresIdle == null || engineCpuS == null || windowS <= 0 || cores <= 0) {
+      return null;
+    }
+    double onClientCores = Math.max(0, engineCpuS - windowS * engineOtherCores);
+    return Math.min(1, coresIdle + onClientCores / (windowS * cores));
   }
 
   /** Waiting / (running + waiting) of the client's threads; null where unknown. */
@@ -118,10 +182,10 @@ public record ClientCpu(double windowS, double cpuS, int cores, Double coresIdle
 
   /**
    * Why the client, not the engine, was the bottleneck; null when it was not. Either the client used
-   * nearly all of its cores itself, or its cores had no idle time while its threads spent most of
-   * the time they were runnable waiting for one. An engine on the same cores that keeps them busy
-   * does not by itself mark a run: a client that gets a core promptly when it needs one is not
-   * starved, however busy the cores are.
+   * nearly all of its cores itself, or other work kept its cores busy while its threads spent most
+   * of the time they were runnable waiting for one. The engine under test is not other work: a
+   * local engine that keeps the client's cores busy is what is measured, so where its CPU is known
+   * it counts as idle time; where it is not ({@code --endpoint}), busy cores count whoever kept them busy.
    */
   public String saturationReason() {
     if (utilisation() >= BUSY_LIMIT) {
@@ -130,12 +194,16 @@ public record ClientCpu(double windowS, double cpuS, int cores, Double coresIdle
           BUSY_LIMIT * 100);
     }
     Double starved = starved();
-    if (coresIdle != null && starved != null && coresIdle < IDLE_LIMIT && starved >= STARVED_LIMIT) {
-      return String.format(Locale.ROOT, "the client, not the engine, was the bottleneck: its %d core(s) were %.1f %%"
-          + " idle and its threads waited for a core %.0f %% of the time they were ready to run (%.1f s waiting,"
-          + " %.1f s running)", cores, coresIdle * 100, starved * 100, runnableWaitS, cpuS);
+    Double idle = engineCpuS == null ? coresIdle : coresIdleWithoutEngine();
+    if (idle == null || starved == null || idle >= IDLE_LIMIT || starved < STARVED_LIMIT) {
+      return null;
     }
-    return null;
+    String busy = engineCpuS == null ? String.format(Locale.ROOT, "its %d core(s) were %.1f %% idle", cores,
+        coresIdle * 100) : String.format(Locale.ROOT, "its %d core(s) were %.1f %% idle, %.1f %% counting the engine's"
+        + " %.1f s of CPU as idle,", cores, coresIdle * 100, idle * 100, engineCpuS);
+    return String.format(Locale.ROOT, "the client, not the engine, was the bottleneck: %s and its threads waited for a"
+        + " core %.0f %% of the time they were ready to run (%.1f s waiting, %.1f s running)", busy, starved * 100,
+        runnableWaitS, cpuS);
   }
 
   public JsonObject toJson() {
@@ -143,6 +211,9 @@ public record ClientCpu(double windowS, double cpuS, int cores, Double coresIdle
         .put(MetricKeys.CLIENT_UTILISATION, round(utilisation()))
         .put(MetricKeys.CLIENT_CORES_IDLE, coresIdle == null ? null : round(coresIdle))
         .put(MetricKeys.CLIENT_RUNNABLE_WAIT_S, runnableWaitS == null ? null : round(runnableWaitS))
+        .put(MetricKeys.CLIENT_ENGINE_CPU_S, engineCpuS == null ? null : round(engineCpuS))
+        .put(MetricKeys.CLIENT_CORES_IDLE_WITHOUT_ENGINE, coresIdleWithoutEngine() == null ? null
+            : round(coresIdleWithoutEngine()))
         .put(MetricKeys.WINDOW_S, round(windowS));
     return reason == null ? out : out.put(MetricKeys.CLIENT_CPU_REASON, reason);
   }
@@ -173,6 +244,17 @@ public record ClientCpu(double windowS, double cpuS, int cores, Double coresIdle
       }
     }
     throw new IllegalStateException("no Cpus_allowed_list");
+  }
+
+  /** The CPUs that have a line of their own in /proc/stat: those online. */
+  static BitSet listedCpus(List<String> stat) {
+    BitSet cpus = new BitSet();
+    for (String line : stat) {
+      if (line.startsWith("cpu") && !line.startsWith("cpu ")) {
+        cpus.set(Integer.parseInt(line.substring(3, line.indexOf(' '))));
+      }
+    }
+    return cpus;
   }
 
   /**

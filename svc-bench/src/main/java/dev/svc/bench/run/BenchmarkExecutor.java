@@ -7,6 +7,7 @@ import dev.svc.bench.hardware.MemoryTracker;
 import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
+import dev.svc.bench.measure.EngineCpu;
 import dev.svc.bench.measure.PromptCache;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.measure.RunMetrics;
@@ -63,9 +64,16 @@ public final class BenchmarkExecutor {
   private final Path datasets;
   private final Slo slo;
   private final long seed;
+  private final EngineCpu engineCpu;
 
   public BenchmarkExecutor(Vertx vertx, StreamingClient client, RequestFactory requests, MemoryTracker memory,
       Path datasets, Slo slo, long seed) {
+    this(vertx, client, requests, memory, datasets, slo, seed, EngineCpu.unknown(null));
+  }
+
+  /** {@code engineCpu}: where to read the CPU of the engine svc started, to tell it from other work. */
+  public BenchmarkExecutor(Vertx vertx, StreamingClient client, RequestFactory requests, MemoryTracker memory,
+      Path datasets, Slo slo, long seed, EngineCpu engineCpu) {
     this.vertx = vertx;
     this.client = client;
     this.requests = requests;
@@ -73,6 +81,7 @@ public final class BenchmarkExecutor {
     this.datasets = datasets;
     this.slo = slo;
     this.seed = seed;
+    this.engineCpu = engineCpu;
   }
 
   public Future<BenchmarkOutcome> run(BenchmarkSettings settings) {
@@ -91,7 +100,7 @@ public final class BenchmarkExecutor {
         settings.iterations() * (sweep ? Sweep.MAX_STEPS : 1) + settings.warmupRequests(), settings.prefixTokens());
     IntFunction<RequestSpec> build = i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)
         : requests.request(prompts.get(i), settings.maxTokens());
-    LoadRunner runner = new LoadRunner(vertx, client, progress);
+    LoadRunner runner = new LoadRunner(vertx, client, progress, engineCpu);
     return vertx.executeBlocking(memory::start).compose(tracking -> {
       Future<Measurement> measured = sweep
           ? new Sweep(runner, progress, slo, seed).run(settings, build)
