@@ -100,16 +100,18 @@ class ClientCpuSaturationTest {
   private JsonObject run(List<String> prefix, String name) throws Exception {
     Path out = temp.resolve(name);
     List<String> command = new ArrayList<>(prefix);
-    command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+UseZGC",
-        "-XX:CompileThresholdScaling=0.1", "-cp", System.getProperty("java.class.path"), SvcRunMain.class.getName(),
-        "--home", temp.resolve("home").toString(), "-m", temp.resolve("models/tiny.gguf").toString(), "-e", "llama_cpp",
-        "-s", "busy", "--endpoint", "http://127.0.0.1:" + emulator.port(), "-o", out.toString()));
+    command.addAll(SvcRunMain.command(List.of("--home", temp.resolve("home").toString(), "-m",
+        temp.resolve("models/tiny.gguf").toString(), "-e", "llama_cpp", "-s", "busy", "--endpoint",
+        "http://127.0.0.1:" + emulator.port(), "-o", out.toString())));
     Process svc = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(temp.resolve(name + ".log").toFile()).start();
     started.add(svc);
     assertThat(svc.waitFor(5, TimeUnit.MINUTES)).as("svc run ended").isTrue();
     assertThat(svc.exitValue()).as(Files.readString(temp.resolve(name + ".log"))).isZero();
     JsonObject metrics = new JsonObject(Files.readString(out.resolve("metrics.json")));
-    return metrics.getJsonArray(MetricKeys.RESULTS).getJsonObject(0);
+    JsonObject result = metrics.getJsonArray(MetricKeys.RESULTS).getJsonObject(0);
+    System.out.println("client_cpu, " + name + ": " + result.getJsonObject(MetricKeys.METRICS)
+        .getJsonObject(MetricKeys.CLIENT_CPU).encode());
+    return result;
   }
 }
