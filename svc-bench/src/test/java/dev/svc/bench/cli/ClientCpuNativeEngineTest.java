@@ -47,7 +47,8 @@ class ClientCpuNativeEngineTest {
         "-e", "llama_cpp", "-s", "quick", "-o", out.toString()))).redirectErrorStream(true)
         .redirectOutput(temp.resolve("svc.log").toFile()).start();
 
-    assertThat(svc.waitFor(2, TimeUnit.MINUTES)).as("svc run ended").isTrue();
+    // about 20 s; a minute and more when other work shares the machine
+    assertThat(svc.waitFor(5, TimeUnit.MINUTES)).as("svc run ended").isTrue();
     String log = Files.readString(temp.resolve("svc.log"));
     assertThat(svc.exitValue()).as(log).isZero();
     JsonObject metrics = new JsonObject(Files.readString(out.resolve("metrics.json")));
