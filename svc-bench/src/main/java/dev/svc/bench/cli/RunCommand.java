@@ -4,6 +4,7 @@ import dev.svc.bench.hardware.MemoryTracker;
 import dev.svc.bench.hardware.NvidiaSmi;
 import dev.svc.bench.hardware.SystemInfo;
 import dev.svc.bench.load.LoadModel;
+import dev.svc.bench.measure.EngineCpu;
 import dev.svc.bench.measure.Slo;
 import dev.svc.bench.run.BenchmarkOutcome;
 import dev.svc.bench.run.EngineTarget;
@@ -201,7 +202,7 @@ public final class RunCommand implements Callable<Integer> {
     try {
       if (atEndpoint != null) {
         target[0] = atEndpoint;
-        outcome = runner.run(target[0], benchmarks, request);
+        outcome = runner.run(target[0], EngineCpu.unknown(null), benchmarks, request);
       } else {
         outcome = startingTheEngine(spec, request, benchmarks, runner, target, started, dir);
       }
@@ -286,9 +287,17 @@ public final class RunCommand implements Callable<Integer> {
         String source = engine.identity() instanceof EngineIdentity.LocalProcess process
             ? "native:" + process.binary() : containerImage;
         target[0] = new EngineTarget("127.0.0.1", engine.port(), engine.modelName(), engine.codec(), source);
-        return runner.run(target[0], benchmarks, request);
+        return runner.run(target[0], engineCpu(engine.identity()), benchmarks, request);
       });
     }
+  }
+
+  /** Where the CPU of the engine this run started is read: its process tree, or its container's cgroup. */
+  private static EngineCpu engineCpu(EngineIdentity identity) {
+    if (identity instanceof EngineIdentity.LocalProcess process) {
+      return EngineCpu.processTree(process.pid());
+    }
+    return EngineCpu.container(((EngineIdentity.Container) identity).id());
   }
 
   /** The engine's image for this machine, which must be on this host unless --auto-pull may pull it. */

@@ -2,6 +2,8 @@ package dev.svc.bench.load;
 
 import dev.svc.bench.client.RequestSpec;
 import dev.svc.bench.client.StreamingClient;
+import dev.svc.bench.measure.ClientCpu;
+import dev.svc.bench.measure.EngineCpu;
 import dev.svc.bench.measure.RequestRecord;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -17,26 +19,36 @@ import java.util.function.IntFunction;
  * ones — closed loop (N workers, each sending its next request when the previous finished) or open
  * loop (sent at the scheduled instants, whatever the engine's state, each record carrying its
  * t_sched). Runs on one Vert.x context. Every completed request is counted in its
- * {@link LoadProgress}.
+ * {@link LoadProgress}; the client's own CPU is sampled around the measured requests.
  */
 public final class LoadRunner {
 
   private final Vertx vertx;
   private final StreamingClient client;
   private final LoadProgress progress;
+  private final EngineCpu engineCpu;
 
   public LoadRunner(Vertx vertx, StreamingClient client) {
     this(vertx, client, new LoadProgress());
   }
 
   public LoadRunner(Vertx vertx, StreamingClient client, LoadProgress progress) {
+    this(vertx, client, progress, EngineCpu.unknown(null));
+  }
+
+  /** {@code engineCpu} is read with the client's CPU, so that the engine's use of shared cores is told apart. */
+  public LoadRunner(Vertx vertx, StreamingClient client, LoadProgress progress, EngineCpu engineCpu) {
     this.vertx = vertx;
     this.client = client;
     this.progress = progress;
+    this.engineCpu = engineCpu;
   }
 
-  /** The records of one run: warmup and measured, each in the order the requests were built. */
-  public record Run(List<RequestRecord> warmup, List<RequestRecord> measured) {
+  /**
+   * The records of one run: warmup and measured, each in the order the requests were built, and the
+   * client's CPU while the measured ones ran.
+   */
+  public record Run(List<RequestRecord> warmup, List<RequestRecord> measured, ClientCpu clientCpu) {
   }
 
   /**
@@ -52,12 +64,13 @@ public final class LoadRunner {
     Context context = vertx.getOrCreateContext();
     progress.begin(warmup, count);
     context.runOnContext(v -> closedLoop(1, warmup, i -> requests.apply(i - warmup), true)
-        .compose(warm -> collectGarbage().map(warm)).compose(warm -> {
+        .compose(warm -> collectGarbage().compose(cpuBefore -> {
       Future<List<RequestRecord>> measured = model.openLoop()
           ? openLoop(new ArrivalSchedule(model, seed, Math.max(1, count)), count, requests)
           : closedLoop(model.mode() == LoadModel.Mode.SEQUENTIAL ? 1 : model.concurrency(), count, requests, false);
-      return measured.map(m -> new Run(warm, m));
-    }).onComplete(promise));
+      return measured.compose(m -> vertx.executeBlocking(() -> ClientCpu.sample(engineCpu), false)
+          .map(cpuAfter -> new Run(warm, m, ClientCpu.between(cpuBefore, cpuAfter))));
+    })).onComplete(promise));
     return promise.future();
   }
 
@@ -67,12 +80,12 @@ public final class LoadRunner {
    * {@code svc run} uses, a cycle's concurrent marking takes one of the cores the client reads
    * chunks with, and its first cycles start at fixed shares of the heap (10, 20, 30 %) whatever
    * the allocation rate. In the load-generator benchmark, such a cycle inside the measured run made
-   * chunks wait up to 10 ms.
+   * chunks wait up to 10 ms. Then samples the client's CPU, where the measured requests start.
    */
-  private Future<Void> collectGarbage() {
+  private Future<ClientCpu.Sample> collectGarbage() {
     return vertx.executeBlocking(() -> {
       System.gc();
-      return null;
+      return ClientCpu.sample(engineCpu);
     }, false);
   }
 

@@ -7,6 +7,7 @@ import dev.svc.bench.hardware.MemoryTracker;
 import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
+import dev.svc.bench.measure.EngineCpu;
 import dev.svc.bench.measure.PromptCache;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.measure.RunMetrics;
@@ -34,8 +35,8 @@ import java.util.stream.Stream;
  * performance benchmarks offer their load (warmup requests first, excluded) while GPU memory is
  * sampled; the warmup benchmark also finds its stabilisation point; quality benchmarks ask every
  * question of their dataset and score the answers. A benchmark with errors has not passed; an
- * open-loop run (or sweep step) whose client fell behind its schedule is marked invalid with the
- * reason, and so is a performance benchmark whose prompts were all meant to be new but which the
+ * open-loop run (or sweep step) whose client fell behind its schedule, or whose client saturated
+ * its CPU ({@link dev.svc.bench.measure.ClientCpu}), is marked invalid with the reason, and so is a performance benchmark whose prompts were all meant to be new but which the
  * engine largely served from its prompt cache.
  */
 public final class BenchmarkExecutor {
@@ -63,9 +64,16 @@ public final class BenchmarkExecutor {
   private final Path datasets;
   private final Slo slo;
   private final long seed;
+  private final EngineCpu engineCpu;
 
   public BenchmarkExecutor(Vertx vertx, StreamingClient client, RequestFactory requests, MemoryTracker memory,
       Path datasets, Slo slo, long seed) {
+    this(vertx, client, requests, memory, datasets, slo, seed, EngineCpu.unknown(null));
+  }
+
+  /** {@code engineCpu}: where to read the CPU of the engine svc started, to tell it from other work. */
+  public BenchmarkExecutor(Vertx vertx, StreamingClient client, RequestFactory requests, MemoryTracker memory,
+      Path datasets, Slo slo, long seed, EngineCpu engineCpu) {
     this.vertx = vertx;
     this.client = client;
     this.requests = requests;
@@ -73,6 +81,7 @@ public final class BenchmarkExecutor {
     this.datasets = datasets;
     this.slo = slo;
     this.seed = seed;
+    this.engineCpu = engineCpu;
   }
 
   public Future<BenchmarkOutcome> run(BenchmarkSettings settings) {
@@ -99,13 +108,14 @@ public final class BenchmarkExecutor {
         settings.iterations() * (sweep ? Sweep.MAX_STEPS : 1) + settings.warmupRequests(), settings.prefixTokens());
     IntFunction<RequestSpec> build = i -> i < 0 ? requests.request(prompts.get(i), BenchmarkSettings.WARMUP_MAX_TOKENS)
         : requests.request(prompts.get(i), settings.maxTokens());
-    LoadRunner runner = new LoadRunner(vertx, client, progress);
+    LoadRunner runner = new LoadRunner(vertx, client, progress, engineCpu);
     return vertx.executeBlocking(memory::start).compose(tracking -> {
       Future<Measurement> measured = sweep
           ? new Sweep(runner, progress, slo, seed).run(settings, build)
           : runner.run(settings.load(), settings.iterations(), settings.warmupRequests(), seed, build).map(run -> {
-            JsonObject metrics = RunMetrics.of(run.measured(), slo);
-            return new Measurement(metrics, run.measured(), invalidReason(settings.load(), metrics));
+            JsonObject metrics = RunMetrics.of(run.measured(), slo).put(MetricKeys.CLIENT_CPU, run.clientCpu().toJson());
+            return new Measurement(metrics, run.measured(), joined(invalidReason(settings.load(), metrics),
+                run.clientCpu().saturationReason()));
           });
       return measured.compose(m -> vertx.executeBlocking(tracking::stop)
           .map(trace -> performanceResult(settings, runNumber, prompts, m, trace)));
@@ -123,6 +133,11 @@ public final class BenchmarkExecutor {
     }
     return String.format(Locale.ROOT, "the client, not the engine, was the bottleneck: schedule lag p99 %.1f ms is"
         + " above %.0f ms", lag.getDouble(MetricKeys.P99), LAG_LIMIT_MS);
+  }
+
+  /** Every reason given, in order, joined with "; "; null when there is none. */
+  static String joined(String... reasons) {
+    return Stream.of(reasons).filter(Objects::nonNull).reduce((a, b) -> a + "; " + b).orElse(null);
   }
 
   /**
@@ -158,8 +173,7 @@ public final class BenchmarkExecutor {
     JsonArray errors = new JsonArray();
     records.stream().filter(r -> !r.ok()).map(RequestRecord::error).distinct().limit(20).forEach(errors::add);
     boolean passed = errors.isEmpty();
-    String invalidReason = Stream.of(measured.invalidReason(), unexpectedCacheHits(settings, cache))
-        .filter(Objects::nonNull).reduce((a, b) -> a + "; " + b).orElse(null);
+    String invalidReason = joined(measured.invalidReason(), unexpectedCacheHits(settings, cache));
     boolean valid = invalidReason == null;
     JsonObject result = entry(settings.name(), runNumber, passed, metrics, errors)
         .put(MetricKeys.LOAD, load(settings).put(MetricKeys.LOAD_PROMPTS_HASH, prompts.hash())

@@ -155,8 +155,8 @@ public final class RunOutput {
         .append(metrics.getString(MetricKeys.TIMESTAMP)).append(".").append(seed(metrics)).append("\n\n");
     measured(out, metrics);
     out.append("| benchmark | passed | valid | requests | errors | headline | TTFT p50 ms | TPOT p50 ms | E2E p99 ms"
-            + " | goodput req/s | cache hits |\n")
-        .append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | goodput req/s | cache hits | client CPU |\n")
+        .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     boolean repeated = false;
     for (Object o : metrics.getJsonArray(MetricKeys.RESULTS, new JsonArray())) {
       JsonObject r = (JsonObject) o;
@@ -172,7 +172,7 @@ public final class RunOutput {
           .append(stat(r, MetricKeys.TTFT_MS, MetricKeys.P50)).append(" | ").append(stat(r, MetricKeys.TPOT_MS, MetricKeys.P50))
           .append(" | ").append(stat(r, MetricKeys.E2E_MS, MetricKeys.P99)).append(" | ")
           .append(withInterval(r, MetricKeys.GOODPUT, m.getValue(MetricKeys.GOODPUT))).append(" | ")
-          .append(cacheHits(m)).append(" |\n");
+          .append(cacheHits(m)).append(" | ").append(clientCpu(m)).append(" |\n");
       for (Object error : r.getJsonArray(MetricKeys.ERRORS, new JsonArray())) {
         out.append("\n- ").append(r.getString(MetricKeys.TEST_NAME)).append(": ").append(error);
       }
@@ -261,6 +261,21 @@ public final class RunOutput {
     }
     Object fraction = metrics.getValue(MetricKeys.CACHE_HIT_FRACTION);
     return fraction instanceof Number n ? String.format(Locale.ROOT, "%.1f %%", n.doubleValue() * 100) : "unknown";
+  }
+
+  /**
+   * The client's CPU over a benchmark's measured requests, e.g. "3.1 s, 52 % of 2 cores, 10 % idle";
+   * empty for a benchmark that has none recorded (quality).
+   */
+  static String clientCpu(JsonObject metrics) {
+    JsonObject cpu = metrics.getJsonObject(MetricKeys.CLIENT_CPU);
+    if (cpu == null) {
+      return "";
+    }
+    Object idle = cpu.getValue(MetricKeys.CLIENT_CORES_IDLE);
+    return String.format(Locale.ROOT, "%.1f s, %.0f %% of %d core(s), %s idle", cpu.getDouble(MetricKeys.CLIENT_CPU_S),
+        cpu.getDouble(MetricKeys.CLIENT_UTILISATION) * 100, cpu.getInteger(MetricKeys.CLIENT_CORES),
+        idle instanceof Number n ? String.format(Locale.ROOT, "%.0f %%", n.doubleValue() * 100) : "unknown");
   }
 
   /** A swept benchmark's steps as a table; its headline row above is the max-throughput step. */

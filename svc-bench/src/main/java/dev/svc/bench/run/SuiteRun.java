@@ -8,6 +8,7 @@ import dev.svc.bench.hardware.MemoryTracker;
 import dev.svc.bench.load.LoadModel;
 import dev.svc.bench.load.LoadProgress;
 import dev.svc.bench.load.LoadRunner;
+import dev.svc.bench.measure.EngineCpu;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.quality.QualityScore;
 import dev.svc.bench.suite.BenchmarkSettings;
@@ -109,17 +110,19 @@ public final class SuiteRun {
   }
 
   /**
-   * Runs the benchmarks against {@code engine}.
+   * Runs the benchmarks against {@code engine}, whose CPU is read from {@code engineCpu} beside the
+   * client's.
    *
    * @throws IllegalStateException when no connection to the engine can be opened (refused, or its
    *     TLS certificate not trusted), with a sentence that names it; nothing was measured then
    */
-  public Outcome run(EngineTarget engine, List<BenchmarkSettings> benchmarks, RunRequest request) throws Exception {
+  public Outcome run(EngineTarget engine, EngineCpu engineCpu, List<BenchmarkSettings> benchmarks, RunRequest request)
+      throws Exception {
     StreamingClient client = StreamingClient.connectionPerRequest(vertx, engine.host(), engine.port(), engine.tls(),
         engine.trustedCa(), 300_000);
     BenchmarkExecutor executor = new BenchmarkExecutor(vertx, client,
         (prompt, maxTokens) -> engine.streamed(GenerationRequest.completion(engine.modelName(), prompt, maxTokens)),
-        memory, request.datasetDir(), request.slo(), request.seed());
+        memory, request.datasetDir(), request.slo(), request.seed(), engineCpu);
     List<BenchmarkOutcome> outcomes = new ArrayList<>();
     Map<String, List<RequestRecord>> requests = new LinkedHashMap<>();
     try {

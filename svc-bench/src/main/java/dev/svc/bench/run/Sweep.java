@@ -48,8 +48,15 @@ final class Sweep {
     this.seed = seed;
   }
 
-  /** One step: its load, its measured requests, their metrics, and why it is invalid (null when valid). */
-  record Step(LoadModel load, List<RequestRecord> records, JsonObject metrics, String invalidReason) {
+  /**
+   * One step: its load, its measured requests, their metrics, why its client fell behind its schedule
+   * and why its client saturated its CPU (each null when it did not).
+   */
+  record Step(LoadModel load, List<RequestRecord> records, JsonObject metrics, String lagReason, String cpuReason) {
+
+    String invalidReason() {
+      return BenchmarkExecutor.joined(lagReason, cpuReason);
+    }
 
     JsonObject toJson() {
       JsonObject out = new JsonObject();
@@ -59,6 +66,8 @@ final class Sweep {
       if (load.openLoop()) {
         MetricKeys.SWEEP_OPEN_LOOP_STEP.forEach(key -> out.put(key, metrics.getValue(key)));
       }
+      out.put(MetricKeys.CLIENT_CPU, metrics.getValue(MetricKeys.CLIENT_CPU));
+      String invalidReason = invalidReason();
       out.put(MetricKeys.LOAD, load.wireName()).put(MetricKeys.VALID, invalidReason == null);
       return invalidReason == null ? out : out.put(MetricKeys.INVALID_REASON, invalidReason);
     }
@@ -104,8 +113,9 @@ final class Sweep {
     progress.stage("step " + (steps.size() + 1) + "/" + planned + " " + load.wireName());
     int first = steps.size() * settings.iterations(); // step k sends requests k*iterations.. of the benchmark
     return runner.run(load, settings.iterations(), warmup, seed, i -> requests.apply(i < 0 ? i : first + i)).map(run -> {
-      JsonObject metrics = RunMetrics.of(run.measured(), slo);
-      steps.add(new Step(load, run.measured(), metrics, BenchmarkExecutor.invalidReason(load, metrics)));
+      JsonObject metrics = RunMetrics.of(run.measured(), slo).put(MetricKeys.CLIENT_CPU, run.clientCpu().toJson());
+      steps.add(new Step(load, run.measured(), metrics, BenchmarkExecutor.invalidReason(load, metrics),
+          run.clientCpu().saturationReason()));
       return null;
     });
   }
@@ -115,21 +125,26 @@ final class Sweep {
     JsonArray json = new JsonArray();
     List<RequestRecord> records = new ArrayList<>();
     List<String> invalid = new ArrayList<>();
+    List<String> saturated = new ArrayList<>();
     for (Step step : steps) {
       json.add(step.toJson());
       records.addAll(step.records());
-      if (step.invalidReason() != null) {
+      if (step.lagReason() != null) {
         invalid.add(String.format(Locale.ROOT, "%s (%.1f ms)", step.load().wireName(),
             step.metrics().getJsonObject(MetricKeys.QUEUEING_DELAY_MS).getDouble(MetricKeys.P99)));
+      }
+      if (step.cpuReason() != null) {
+        saturated.add("in step " + step.load().wireName() + ", " + step.cpuReason());
       }
     }
     JsonObject metrics = steps.get(1).metrics().copy().put(MetricKeys.SWEEP, json);
     if (note != null) {
       metrics.put(MetricKeys.SWEEP_NOTE, note);
     }
-    String reason = invalid.isEmpty() ? null : String.format(Locale.ROOT, "the client, not the engine, was the"
+    String lag = invalid.isEmpty() ? null : String.format(Locale.ROOT, "the client, not the engine, was the"
         + " bottleneck: schedule lag p99 above %.0f ms in %s", BenchmarkExecutor.LAG_LIMIT_MS, String.join(", ", invalid));
-    return new Measurement(metrics, records, reason);
+    return new Measurement(metrics, records, BenchmarkExecutor.joined(lag, BenchmarkExecutor.joined(
+        saturated.toArray(String[]::new))));
   }
 
   private static String note(Step sequential, Step max) {

@@ -158,6 +158,24 @@ public final class MetricKeys {
   /** The achieved request rate of an open-loop run: requests sent / span of their send times. */
   public static final String ACHIEVED_RATE = "achieved_rate";
 
+  /**
+   * The client's own CPU over the measured requests: {@code cpu_s}, {@code cores} it may run on,
+   * {@code utilisation} (cpu_s / (window_s × cores)), {@code cores_idle} (idle share of those
+   * cores), {@code runnable_wait_s} (time its threads waited for a core), {@code engine_cpu_s} (the
+   * CPU of the engine svc started), {@code cores_idle_without_engine} (the idle share with the
+   * engine's CPU on those cores counted as idle) and {@code window_s}; a figure the system cannot
+   * give is {@code null} and {@code reason} says why.
+   */
+  public static final String CLIENT_CPU = "client_cpu";
+  public static final String CLIENT_CPU_S = "cpu_s";
+  public static final String CLIENT_CORES = "cores";
+  public static final String CLIENT_UTILISATION = "utilisation";
+  public static final String CLIENT_CORES_IDLE = "cores_idle";
+  public static final String CLIENT_RUNNABLE_WAIT_S = "runnable_wait_s";
+  public static final String CLIENT_ENGINE_CPU_S = "engine_cpu_s";
+  public static final String CLIENT_CORES_IDLE_WITHOUT_ENGINE = "cores_idle_without_engine";
+  public static final String CLIENT_CPU_REASON = "reason";
+
   /** Why a result (or a sweep step) is {@code "valid": false}: the client, not the engine, was the bottleneck. */
   public static final String INVALID_REASON = "invalid_reason";
   /**

@@ -69,6 +69,11 @@ final class MetricDefinitions {
         "what the engine reports of each request (llama.cpp: prompt_ms, decode rate)", "", Better.NONE);
     metric(MetricKeys.ACHIEVED_RATE, "Achieved rate", "requests/s", "requests sent / span of their send times",
         "open-loop load models only: how close the client came to the rate asked for", Better.NONE);
+    metric(MetricKeys.CLIENT_CPU, "Client CPU", "",
+        "the client's CPU over the measured requests: cpu_s, utilisation = cpu_s / (window_s × cores), cores_idle,"
+            + " runnable_wait_s, engine_cpu_s (the engine svc started), cores_idle_without_engine",
+        "invalid when utilisation ≥ 0.9, or when runnable_wait_s / (runnable_wait_s + cpu_s) ≥ 0.8 while"
+            + " cores_idle_without_engine (cores_idle for an --endpoint engine) < 0.05", Better.NONE);
     metric(MetricKeys.DECODE_RATE_TPS, "Decode rate per user", "tokens/s", "1 / TPOT", "", Better.HIGHER);
     metric(MetricKeys.OUTPUT_TOKEN_THROUGHPUT, "Output token throughput", "tokens/s", "Σ N_out / window",
         "N_out from usage.completion_tokens, or counted chunks when token_count_source is chunks", Better.HIGHER);

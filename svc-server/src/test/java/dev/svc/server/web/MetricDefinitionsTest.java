@@ -2,9 +2,11 @@ package dev.svc.server.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.svc.bench.measure.ClientCpu;
 import dev.svc.bench.measure.RequestRecord;
 import dev.svc.bench.measure.RunMetrics;
 import dev.svc.bench.measure.Slo;
+import dev.svc.core.metrics.MetricKeys;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,9 +26,10 @@ class MetricDefinitionsTest {
     RequestRecord failed = new RequestRecord(8 * MS, 9 * MS, new long[0], 12 * MS, 0, 0,
         RequestRecord.TokenSource.USAGE, "", "connection reset");
 
-    JsonObject metrics = RunMetrics.of(List.of(first, second, failed), Slo.parse("ttft_ms=500,tpot_ms=30"));
+    JsonObject metrics = RunMetrics.of(List.of(first, second, failed), Slo.parse("ttft_ms=500,tpot_ms=30"))
+        .put(MetricKeys.CLIENT_CPU, new ClientCpu(10, 2, 2, 0.5, 1.0, 3.0, 0, null).toJson());
 
-    assertThat(metrics.fieldNames()).contains("decode_rate_tps", "goodput", "queueing_delay_ms", "connect_ms")
+    assertThat(metrics.fieldNames()).contains("decode_rate_tps", "goodput", "queueing_delay_ms", "connect_ms", "client_cpu")
         .allSatisfy(key -> assertThat(MetricDefinitions.of(key)).as("the definition of %s", key).isPresent());
   }
 }
