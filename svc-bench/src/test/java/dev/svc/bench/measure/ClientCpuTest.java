@@ -21,6 +21,14 @@ class ClientCpuTest {
   }
 
   @Test
+  void aWindowShorterThanASecondGetsNoVerdict() {
+    // 20 requests against a fast engine: 0.2 s of CPU in 0.1 s on 2 cores, much of it the JIT's
+    assertThat(new ClientCpu(0.1, 0.19, 2, 0.05, 0.01, null).saturationReason()).isNull();
+    assertThat(new ClientCpu(0.9, 0.9, 1, 0.0, 5.0, null).saturationReason()).isNull();
+    assertThat(new ClientCpu(1.0, 0.95, 1, 0.0, 0.1, null).saturationReason()).as("a second is enough").isNotNull();
+  }
+
+  @Test
   void aClientKeptOffItsBusyCoresMostOfTheTimeItWasReadySaturated() {
     ClientCpu starved = new ClientCpu(185, 11.2, 1, 0.0, 136.0, null);
 
