@@ -324,15 +324,17 @@ public final class SvcServer {
     };
     // a lock-out's end is logged within a second of it, whether or not its address comes back
     vertx.setPeriodic(1000, timer -> guard.logEndedLockouts());
+    // the walk of the results on disk (a worker's) runs beside the deployments and ends before the
+    // server listens, so that the first request lists every result
+    Future<Integer> indexed = settings.get(GlobalSettings.RESULTS_DIR).compose(dir -> indexer.index(SvcHome.expand(dir)));
     return fleet.load(db.pool())
         .compose(v -> node == null ? Future.succeededFuture() : FleetSync.connect(vertx, fleet, db.pool(), node.id()))
-        .compose(v -> settings.get(GlobalSettings.RESULTS_DIR))
-        .compose(dir -> indexer.index(SvcHome.expand(dir)))
         .compose(v -> vertx.deployVerticle(new EventLogVerticle(events)))
         .compose(v -> vertx.deployVerticle(new HeartbeatDispatcher(agents, tests, commands, events, transitions,
             config.timings(), meters::heartbeat)))
         .compose(v -> vertx.deployVerticle(meters))
         .compose(v -> vertx.deployVerticle(singletons))
+        .compose(v -> indexed)
         .compose(v -> listen(vertx, routes, options(config, tls)))
         .onSuccess(port -> preload(vertx, tls))
         .compose(port -> node == null ? Future.succeededFuture(port)
