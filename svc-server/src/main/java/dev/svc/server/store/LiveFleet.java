@@ -161,21 +161,24 @@ public final class LiveFleet {
     });
   }
 
-  private synchronized void put(StoredAgent row) {
+  /** Holds {@code row} as the agent's current state (package-private for tests). */
+  synchronized void put(StoredAgent row) {
     Agent agent = new Agent(row.id(), row.name(), row.tokenHash(), row.isTestAgent(), row.deleted(), row.status());
     Agent before = byId.put(agent.id(), agent);
-    if (before != null) {
-      if (!before.deleted() && agent.id().equals(liveIdByName.get(before.name()))) {
-        liveIdByName.remove(before.name());
-      }
-      count(tokenHashes, before.tokenHash(), -1);
-      count(liveTokenHashes, before.deleted() ? null : before.tokenHash(), -1);
+    if (before != null && !before.deleted() && agent.id().equals(liveIdByName.get(before.name()))) {
+      liveIdByName.remove(before.name());
     }
     if (!agent.deleted()) {
       liveIdByName.put(agent.name(), agent.id());
     }
-    count(tokenHashes, agent.tokenHash(), 1);
+    // counted in before the old row is counted out, live before all: a token checked meanwhile on
+    // another thread (tokenState takes no lock) is never missing from the live ones while its agent lives
     count(liveTokenHashes, agent.deleted() ? null : agent.tokenHash(), 1);
+    count(tokenHashes, agent.tokenHash(), 1);
+    if (before != null) {
+      count(liveTokenHashes, before.deleted() ? null : before.tokenHash(), -1);
+      count(tokenHashes, before.tokenHash(), -1);
+    }
     Instant at = Timestamps.parse(row.lastHeartbeatAt()).orElse(null);
     if (at != null) {
       Beat held = beats.get(agent.id());
@@ -207,8 +210,23 @@ public final class LiveFleet {
     return Optional.ofNullable(id == null ? null : byId.get(id)).filter(a -> !a.deleted());
   }
 
-  /** What a token (by its hash) is: a live agent's, a deleted agent's (revoked for good), or neither. */
+  /**
+   * What a token (by its hash) is: a live agent's, a deleted agent's (revoked for good), or neither.
+   * Without the lock, its two reads can fall on either side of a new agent's arrival (absent from
+   * the live tokens, then present among all): a live token would be refused as revoked. So a
+   * "revoked" answer is read again under the lock.
+   */
   public TokenState tokenState(String hash) {
+    TokenState seen = unlockedTokenState(hash);
+    if (seen != TokenState.REVOKED) {
+      return seen;
+    }
+    synchronized (this) {
+      return unlockedTokenState(hash);
+    }
+  }
+
+  private TokenState unlockedTokenState(String hash) {
     if (liveTokenHashes.containsKey(hash)) {
       return TokenState.LIVE;
     }

@@ -59,6 +59,45 @@ class LiveFleetTest {
     assertThat(fleet.takeUnwritten().get("a").at()).isEqualTo(first.plusSeconds(2));
   }
 
+  /**
+   * A live agent's row held again and again (each of its heartbeats, its arrival from another node)
+   * while its token is checked on another thread: the token is never taken for a deleted agent's.
+   * When an update counted the old row out before the new one in, the check caught it between the
+   * two (the token unknown, or counted among all but not among the live ones) about half the time.
+   */
+  @Test
+  void aLiveAgentsTokenIsNeverTakenForARevokedOneWhileItsRowIsUpdated() throws Exception {
+    String hash = "a".repeat(64);
+    fleet.put(row("a", hash, "idle"));
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread updates = new Thread(() -> {
+      for (int i = 0; !stop.get(); i++) {
+        fleet.put(row("a", hash, i % 2 == 0 ? "running" : "idle"));
+      }
+    });
+    updates.start();
+    try {
+      int missed = 0;
+      for (int i = 0; i < 2_000_000; i++) {
+        if (fleet.tokenState(hash) != TokenState.LIVE) {
+          missed++;
+        }
+      }
+      assertThat(missed).as("checks that did not find the live token").isZero();
+    } finally {
+      stop.set(true);
+      updates.join();
+    }
+    fleet.put(new StoredAgent("a", "a", null, null, null, null, null, null, null, null, null, null, null, null,
+        "deleted", null, null, null, null, null, null, null, hash, null, false, null, null, "2026-11-29T10:00:00.000Z"));
+    assertThat(fleet.tokenState(hash)).as("once deleted").isEqualTo(TokenState.REVOKED);
+  }
+
+  private static StoredAgent row(String id, String tokenHash, String status) {
+    return new StoredAgent(id, id, null, null, null, null, null, null, null, null, null, null, null, null, status, null,
+        null, null, null, null, null, null, tokenHash, null, false, null, null, null);
+  }
+
   @Test
   void anAgentIsNeverHeardOfBeforeTheServerStarted() {
     Instant longAgo = Instant.parse("2020-01-01T00:00:00Z");
