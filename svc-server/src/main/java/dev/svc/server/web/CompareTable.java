@@ -115,6 +115,7 @@ final class CompareTable {
       boolean isBest = best != null && v != null && v.doubleValue() == best.doubleValue();
       cell.put("best", isBest);
       cell.put("noise", !isBest && bestAt >= 0 && v != null && Confidence.withinNoise(interval, intervals.get(bestAt)));
+      cell.put("interval", interval);
       cells.add(cell);
     }
     Map<String, Object> row = new LinkedHashMap<>();
@@ -129,6 +130,37 @@ final class CompareTable {
         ? "lower" : "");
     row.put("cells", cells);
     return row;
+  }
+
+  static final List<String> CSV_HEADER = List.of("benchmark", "metric", "statistic", "unit", "better", "column",
+      "result_id", "value", "ci95_low", "ci95_high", "ci_n", "best", "within_noise_of_best");
+
+  /**
+   * The table as CSV (RFC 4180, as {@link ResultCsv}), one row per benchmark, metric and result:
+   * its value, its interval where it was repeated, whether it is the row's best, and whether its
+   * difference from the best is within the noise.
+   */
+  static String csv(List<ResultDocument> results) {
+    StringBuilder out = new StringBuilder();
+    ResultCsv.line(out, CSV_HEADER);
+    for (Map<String, Object> row : rows(results)) {
+      @SuppressWarnings("unchecked")
+      List<Map<String, Object>> cells = (List<Map<String, Object>>) row.get("cells");
+      for (int i = 0; i < cells.size(); i++) {
+        Map<String, Object> cell = cells.get(i);
+        if (cell.get("raw") == null) {
+          continue;
+        }
+        Confidence interval = (Confidence) cell.get("interval");
+        boolean has = interval != null && interval.low() != null;
+        ResultCsv.line(out, List.of((String) row.get("benchmark"), (String) row.get("key"), (String) row.get("statistic"),
+            (String) row.get("unit"), (String) row.get("better"), "#" + (i + 1), results.get(i).id(),
+            ResultCsv.value(cell.get("raw")), has ? ResultCsv.value(interval.low()) : "",
+            has ? ResultCsv.value(interval.high()) : "", interval == null ? "" : String.valueOf(interval.n()),
+            String.valueOf(cell.get("best")), String.valueOf(cell.get("noise"))));
+      }
+    }
+    return out.toString();
   }
 
   /** The best of at least two present values, or null when there is no such thing (or all are equal). */

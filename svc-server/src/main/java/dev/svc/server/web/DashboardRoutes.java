@@ -50,6 +50,7 @@ public final class DashboardRoutes {
     router.get("/models").handler(access::handle).handler(models::handle);
     router.get("/results").handler(access::handle).handler(resultPages::list);
     router.get("/results/compare").handler(access::handle).handler(resultPages::compare);
+    router.get("/results/compare.csv").handler(access::handle).handler(resultPages::compareCsv);
     router.get("/results/export.json").handler(access::handle).handler(exports::manyJson);
     router.get("/results/export.csv").handler(access::handle).handler(exports::manyCsv);
     router.get("/results/:id").handler(access::handle).handler(resultPages::detail);

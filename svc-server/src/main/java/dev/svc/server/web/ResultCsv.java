@@ -142,7 +142,7 @@ final class ResultCsv {
   }
 
   /** Numbers in plain notation (no exponent), null as an empty field. */
-  private static String value(Object v) {
+  static String value(Object v) {
     if (v == null) {
       return "";
     }
@@ -157,7 +157,7 @@ final class ResultCsv {
     return s == null ? "" : s;
   }
 
-  private static void line(StringBuilder out, List<String> fields) {
+  static void line(StringBuilder out, List<String> fields) {
     for (int i = 0; i < fields.size(); i++) {
       if (i > 0) {
         out.append(',');

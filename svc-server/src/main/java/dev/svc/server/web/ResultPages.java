@@ -101,6 +101,27 @@ final class ResultPages {
     }).onFailure(ctx::fail);
   }
 
+  /** GET /results/compare.csv?ids=…: the compare table's rows as CSV, with intervals and the noise verdict. */
+  void compareCsv(RoutingContext ctx) {
+    List<String> ids = requestedIds(ctx);
+    if (ids.size() < 2 || ids.size() > MAX_COMPARE) {
+      ctx.response().setStatusCode(400).putHeader("Content-Type", "text/plain; charset=utf-8")
+          .end(ids.size() < 2 ? "Pick at least two results to compare." : "At most " + MAX_COMPARE
+              + " results can be compared at once.");
+      return;
+    }
+    load(ids).onSuccess(loaded -> {
+      if (!loaded.missing().isEmpty()) {
+        ctx.response().setStatusCode(404).putHeader("Content-Type", "text/plain; charset=utf-8")
+            .end("No result with id " + String.join(", ", loaded.missing()) + ". It may have been deleted.");
+        return;
+      }
+      ctx.response().putHeader("Content-Type", "text/csv; charset=utf-8")
+          .putHeader("Content-Disposition", "attachment; filename=\"svc-compare-" + ids.size() + ".csv\"")
+          .end(CompareTable.csv(loaded.found()));
+    }).onFailure(ctx::fail);
+  }
+
   void compare(RoutingContext ctx) {
     List<String> ids = requestedIds(ctx);
     if (ids.size() < 2 || ids.size() > MAX_COMPARE) {

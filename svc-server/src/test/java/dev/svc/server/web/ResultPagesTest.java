@@ -487,6 +487,21 @@ class ResultPagesTest {
     assertThat(cells.get(1)).startsWith("<strong>103 ± 9.9").doesNotContain("≈");
     assertThat(cells.get(2)).as("one run: nothing says it is noise").isEqualTo("90");
     assertThat(table).contains("class=\"num noise\"");
+
+    String ids = a + "," + idOf("model-b") + "," + idOf("model-c");
+    assertThat(html).contains("id=\"export-compare-csv\" href=\"/results/compare.csv?ids=" + ids + "\"");
+    HttpResponse<Buffer> csv = server.get("/results/compare.csv?ids=" + ids);
+    assertThat(csv.statusCode()).isEqualTo(200);
+    assertThat(csv.getHeader("Content-Type")).startsWith("text/csv");
+    List<List<String>> compared = parseCsv(csv.bodyAsString());
+    assertThat(compared.get(0)).containsExactly("benchmark", "metric", "statistic", "unit", "better", "column",
+        "result_id", "value", "ci95_low", "ci95_high", "ci_n", "best", "within_noise_of_best");
+    assertThat(compared.stream().filter(r -> r.get(1).equals("output_token_throughput"))
+        .map(r -> String.join("|", r.subList(5, 13)))).containsExactly(
+            "#1|" + a + "|100|90.063|109.937|3|false|true",
+            "#2|" + idOf("model-b") + "|103|93.063|112.937|3|true|false",
+            "#3|" + idOf("model-c") + "|90||||false|false");
+    assertThat(server.get("/results/compare.csv?ids=" + a).statusCode()).isEqualTo(400);
   }
 
   @Test
