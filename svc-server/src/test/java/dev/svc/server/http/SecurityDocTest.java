@@ -455,7 +455,8 @@ class SecurityDocTest {
       throw new AssertionError(row + ": SecurityDocTest has no example file for this route; add one to concrete()");
     }
     if (!path.contains("{")) {
-      return path.equals("/results/compare") ? path + "?ids=" + resultId + "," + otherResultId : path;
+      return path.equals("/results/compare") || path.equals("/results/compare.csv")
+          ? path + "?ids=" + resultId + "," + otherResultId : path;
     }
     String id;
     String resource = path.replaceFirst("^/api/v1", "");
