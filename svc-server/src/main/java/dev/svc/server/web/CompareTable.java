@@ -109,8 +109,7 @@ final class CompareTable {
       Double v = values.get(i);
       Confidence interval = intervals.get(i);
       Map<String, Object> cell = new LinkedHashMap<>();
-      cell.put("value", interval == null || interval.halfWidth() == null || v == null ? DisplayNumbers.format(v)
-          : DisplayNumbers.format(v) + " ± " + DisplayNumbers.format(interval.halfWidth()));
+      cell.put("value", DisplayNumbers.withInterval(v, interval));
       cell.put("raw", v);
       boolean isBest = best != null && v != null && v.doubleValue() == best.doubleValue();
       cell.put("best", isBest);

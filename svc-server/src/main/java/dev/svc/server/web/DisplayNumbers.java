@@ -27,4 +27,10 @@ final class DisplayNumbers {
     int decimals = Math.abs(d) >= 1000 ? 1 : Math.abs(d) >= 1 ? 2 : 4;
     return BigDecimal.valueOf(d).setScale(decimals, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
   }
+
+  /** {@code value} formatted, followed by "± h", the half-width of {@code interval}, where it has one. */
+  static String withInterval(Object value, dev.svc.core.metrics.Confidence interval) {
+    return value == null || interval == null || interval.halfWidth() == null ? format(value)
+        : format(value) + " ± " + format(interval.halfWidth());
+  }
 }

@@ -1,7 +1,6 @@
 package dev.svc.server.web;
 
 import dev.svc.server.store.StoredAgent;
-import dev.svc.core.metrics.Confidence;
 import dev.svc.core.metrics.MetricKeys;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -169,9 +168,7 @@ final class ResultDetailView {
    * its 95 % interval, where it has one.
    */
   static String withInterval(BenchmarkMetrics b, String figure, Object value) {
-    Confidence interval = value == null ? null : b.interval(figure);
-    return interval == null || interval.halfWidth() == null ? DisplayNumbers.format(value)
-        : DisplayNumbers.format(value) + " ± " + DisplayNumbers.format(interval.halfWidth());
+    return DisplayNumbers.withInterval(value, b.interval(figure));
   }
 
   private static Map<String, Object> memory(BenchmarkMetrics b, Set<String> shownMetrics) {
